@@ -1,0 +1,58 @@
+/* cli.c - shared helpers of the command-line drivers. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cli_prog = "spira";
+
+void cli_check(spira_context ctx, spira_status s, const char *what)
+{
+    if (s == SPIRA_OK) return;
+    fprintf(stderr, "%s: %s: %s: %s\n", cli_prog, what, spira_status_name(s),
+            spira_last_error(ctx));
+    exit(1);
+}
+
+spira_backend cli_backend(const char *s)
+{
+    if (!strcmp(s, "auto")) return SPIRA_BACKEND_AUTO;
+    if (!strcmp(s, "cpu")) return SPIRA_BACKEND_CPU;
+    if (!strcmp(s, "cuda") || !strcmp(s, "gpu")) return SPIRA_BACKEND_CUDA;
+    fprintf(stderr, "%s: --backend must be auto, cpu or cuda, not '%s'\n", cli_prog, s);
+    exit(2);
+}
+
+spira_dtype cli_precision(const char *s)
+{
+    if (!strcmp(s, "d") || !strcmp(s, "double")) return SPIRA_R64;
+    if (!strcmp(s, "s") || !strcmp(s, "single") || !strcmp(s, "float")) return SPIRA_R32;
+    fprintf(stderr, "%s: --precision must be s or d, not '%s'\n", cli_prog, s);
+    exit(2);
+}
+
+double cli_double(const char *opt, const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end) {
+        fprintf(stderr, "%s: %s needs a number, not '%s'\n", cli_prog, opt, s);
+        exit(2);
+    }
+    return v;
+}
+
+long cli_long(const char *opt, const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end) {
+        fprintf(stderr, "%s: %s needs an integer, not '%s'\n", cli_prog, opt, s);
+        exit(2);
+    }
+    return v;
+}

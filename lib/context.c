@@ -1,0 +1,78 @@
+/*
+ * context.c - backend choice. AUTO takes CUDA when a device answers, else the CPU.
+ */
+#include "spira_impl.h"
+#include "cuda/gateway.h"
+
+#include <stdio.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static void describe_cpu(spira_context ctx)
+{
+#ifdef _OPENMP
+    snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (%d OpenMP threads)",
+             omp_get_max_threads());
+#else
+    snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (1 thread)");
+#endif
+}
+
+spira_status spira_context_create(spira_context *out, const spira_context_opts *opts)
+{
+    if (!out) return SPIRA_ERR_INVALID_ARG;
+    *out = NULL;
+    spira_context_opts o = {SPIRA_BACKEND_AUTO, 0, 0};
+    if (opts) o = *opts;
+    spira_context ctx = spira__calloc(1, sizeof *ctx);
+    if (!ctx) return SPIRA_ERR_NOMEM;
+    *out = ctx;
+    ctx->device = o.device;
+    ctx->deterministic = o.deterministic;
+    if (o.backend != SPIRA_BACKEND_AUTO && o.backend != SPIRA_BACKEND_CPU &&
+        o.backend != SPIRA_BACKEND_CUDA) {
+        ctx->backend = SPIRA_BACKEND_CPU;
+        describe_cpu(ctx);
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown backend %d", (int)o.backend);
+    }
+    if (o.backend == SPIRA_BACKEND_CPU) {
+        ctx->backend = SPIRA_BACKEND_CPU;
+        describe_cpu(ctx);
+        return SPIRA_OK;
+    }
+    ctx->backend = SPIRA_BACKEND_CUDA;
+    spira_status s = spira__cuda_init(ctx);
+    if (s == SPIRA_OK) return SPIRA_OK;
+    ctx->backend = SPIRA_BACKEND_CPU;
+    describe_cpu(ctx);
+    if (o.backend == SPIRA_BACKEND_CUDA) return s; /* message set by spira__cuda_init */
+    if (s == SPIRA_ERR_NOMEM) return s;
+    /* AUTO: keep the reason a GPU was not taken, as information, and run on the CPU. */
+    return SPIRA_OK;
+}
+
+void spira_context_destroy(spira_context ctx)
+{
+    if (!ctx) return;
+    if (ctx->cuda) spira__cuda_fini(ctx);
+    spira__free(ctx);
+}
+
+spira_backend spira_context_backend(spira_context ctx)
+{
+    return ctx ? ctx->backend : SPIRA_BACKEND_CPU;
+}
+
+const char *spira_context_device_name(spira_context ctx)
+{
+    return ctx ? ctx->device_name : "";
+}
+
+spira_status spira_context_synchronize(spira_context ctx)
+{
+    if (!ctx) return SPIRA_ERR_INVALID_ARG;
+    if (ctx->backend == SPIRA_BACKEND_CUDA) return spira__cuda_synchronize(ctx);
+    return SPIRA_OK;
+}

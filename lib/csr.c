@@ -1,0 +1,238 @@
+/*
+ * csr.c - the canonical host CSR: building it from COO or caller arrays (validated,
+ * columns sorted, duplicates summed), transposing it, and the CPU reference SpMV.
+ *
+ * Sorting is two stable counting sorts (by column, then by row), O(nnz + n), so the
+ * columns of each row come out ordered without a comparison sort.
+ */
+#include "spira_impl.h"
+
+#include <math.h>
+#include <string.h>
+
+spira_status spira__check_dims(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz)
+{
+    if (nrows < 0 || ncols < 0 || nnz < 0)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "negative size: %lld rows, %lld columns, %lld nonzeros",
+                            (long long)nrows, (long long)ncols, (long long)nnz);
+    if (nrows > INT32_MAX || ncols > INT32_MAX || nnz > INT32_MAX)
+        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                            "matrix of %lld rows, %lld columns, %lld nonzeros does not fit "
+                            "32-bit indices (limit %d each)",
+                            (long long)nrows, (long long)ncols, (long long)nnz, INT32_MAX);
+    return SPIRA_OK;
+}
+
+void spira__csr_free(spira__csr *A)
+{
+    if (!A) return;
+    spira__free(A->row_ptr);
+    spira__free(A->col_idx);
+    spira__free(A->val);
+    A->row_ptr = A->col_idx = NULL;
+    A->val = NULL;
+}
+
+/* Allocate the arrays of an nrows x ncols CSR with room for nnz entries. */
+static spira_status csr_alloc(spira_context ctx, spira__csr *A, int32_t nrows, int32_t ncols,
+                              int32_t nnz, spira_dtype dtype)
+{
+    memset(A, 0, sizeof *A);
+    A->nrows = nrows;
+    A->ncols = ncols;
+    A->nnz = nnz;
+    A->dtype = dtype;
+    spira_status s = spira__alloc(ctx, (void **)&A->row_ptr, (size_t)nrows + 1, sizeof(int32_t),
+                                  "CSR row pointers");
+    if (s == SPIRA_OK)
+        s = spira__alloc(ctx, (void **)&A->col_idx, (size_t)nnz, sizeof(int32_t),
+                         "CSR column indices");
+    if (s == SPIRA_OK)
+        s = spira__alloc(ctx, &A->val, (size_t)nnz, spira_dtype_size(dtype), "CSR values");
+    if (s != SPIRA_OK) spira__csr_free(A);
+    return s;
+}
+
+/* Sum adjacent equal columns within each row, in place, and shrink the arrays. */
+static void csr_merge_duplicates(spira__csr *A)
+{
+    int32_t w = 0, start = 0;
+    for (int32_t i = 0; i < A->nrows; i++) {
+        int32_t end = A->row_ptr[i + 1];
+        int32_t row_first = w;
+        for (int32_t k = start; k < end; k++) {
+            double v = spira__get(A->val, A->dtype, k);
+            if (w > row_first && A->col_idx[w - 1] == A->col_idx[k]) {
+                spira__set(A->val, A->dtype, w - 1, spira__get(A->val, A->dtype, w - 1) + v);
+            } else {
+                A->col_idx[w] = A->col_idx[k];
+                spira__set(A->val, A->dtype, w, v);
+                w++;
+            }
+        }
+        start = end;
+        A->row_ptr[i + 1] = w;
+    }
+    A->nnz = w; /* the arrays keep their original size; the tail is unused */
+}
+
+spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz,
+                                 const int32_t *ri, const int32_t *ci, const void *val,
+                                 spira_dtype dtype, spira__csr *out)
+{
+    memset(out, 0, sizeof *out);
+    SPIRA__TRY(spira__check_dims(ctx, nrows, ncols, nnz));
+    if (dtype != SPIRA_R32 && dtype != SPIRA_R64)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown dtype %d", (int)dtype);
+    if (nnz > 0 && (!ri || !ci))
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "COO index arrays are NULL");
+    for (int64_t k = 0; k < nnz; k++) {
+        if (ri[k] < 0 || ri[k] >= nrows || ci[k] < 0 || ci[k] >= ncols)
+            return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                                "entry %lld: index (%d, %d) outside the %lld x %lld matrix "
+                                "(0-based)",
+                                (long long)k, ri[k], ci[k], (long long)nrows, (long long)ncols);
+    }
+    int32_t *colstart = NULL, *bycol = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&colstart, (size_t)ncols + 1, sizeof(int32_t),
+                                  "column counts");
+    if (s == SPIRA_OK)
+        s = spira__alloc(ctx, (void **)&bycol, (size_t)nnz, sizeof(int32_t), "column order");
+    if (s == SPIRA_OK) s = csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype);
+    if (s != SPIRA_OK) goto done;
+
+    /* pass 1: entries in column order (stable) */
+    memset(colstart, 0, ((size_t)ncols + 1) * sizeof(int32_t));
+    for (int64_t k = 0; k < nnz; k++) colstart[ci[k] + 1]++;
+    for (int32_t j = 0; j < ncols; j++) colstart[j + 1] += colstart[j];
+    for (int64_t k = 0; k < nnz; k++) bycol[colstart[ci[k]]++] = (int32_t)k;
+
+    /* pass 2: scatter by row, visiting in column order, so each row is column-sorted */
+    int32_t *rp = out->row_ptr;
+    memset(rp, 0, ((size_t)nrows + 1) * sizeof(int32_t));
+    for (int64_t k = 0; k < nnz; k++) rp[ri[k] + 1]++;
+    for (int32_t i = 0; i < nrows; i++) rp[i + 1] += rp[i];
+    int32_t *next = NULL;
+    s = spira__alloc(ctx, (void **)&next, (size_t)nrows + 1, sizeof(int32_t), "row cursors");
+    if (s != SPIRA_OK) {
+        spira__csr_free(out);
+        goto done;
+    }
+    memcpy(next, rp, ((size_t)nrows + 1) * sizeof(int32_t));
+    for (int64_t t = 0; t < nnz; t++) {
+        int32_t k = bycol[t];
+        int32_t pos = next[ri[k]]++;
+        out->col_idx[pos] = ci[k];
+        spira__set(out->val, dtype, pos, val ? spira__get(val, dtype, k) : 1.0);
+    }
+    spira__free(next);
+    csr_merge_duplicates(out);
+done:
+    spira__free(colstart);
+    spira__free(bycol);
+    return s;
+}
+
+spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t ncols,
+                                    const int32_t *rp, const int32_t *ci, const void *val,
+                                    spira_dtype dtype, spira__csr *out)
+{
+    memset(out, 0, sizeof *out);
+    if (nrows < 0 || ncols < 0)
+        return spira__check_dims(ctx, nrows, ncols, 0);
+    if (!rp) return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "row_ptr is NULL");
+    if (rp[0] != 0)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "row_ptr[0] is %d, must be 0", rp[0]);
+    for (int64_t i = 0; i < nrows; i++)
+        if (rp[i + 1] < rp[i])
+            return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                                "row_ptr decreases at row %lld (%d then %d)", (long long)i,
+                                rp[i], rp[i + 1]);
+    int64_t nnz = rp[nrows];
+    SPIRA__TRY(spira__check_dims(ctx, nrows, ncols, nnz));
+    if (nnz > 0 && !ci) return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "col_idx is NULL");
+    int sorted = 1;
+    for (int64_t i = 0; i < nrows; i++)
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+            if (ci[k] < 0 || ci[k] >= ncols)
+                return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                                    "row %lld: column %d outside 0..%lld", (long long)i, ci[k],
+                                    (long long)ncols - 1);
+            if (k > rp[i] && ci[k] <= ci[k - 1]) sorted = 0;
+        }
+    if (sorted) {
+        SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype));
+        memcpy(out->row_ptr, rp, ((size_t)nrows + 1) * sizeof(int32_t));
+        memcpy(out->col_idx, ci, (size_t)nnz * sizeof(int32_t));
+        if (val) memcpy(out->val, val, (size_t)nnz * spira_dtype_size(dtype));
+        else
+            for (int64_t k = 0; k < nnz; k++) spira__set(out->val, dtype, k, 1.0);
+        return SPIRA_OK;
+    }
+    int32_t *ri = NULL;
+    SPIRA__TRY(spira__alloc(ctx, (void **)&ri, (size_t)nnz, sizeof(int32_t), "row indices"));
+    for (int64_t i = 0; i < nrows; i++)
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) ri[k] = (int32_t)i;
+    spira_status s = spira__csr_from_coo(ctx, nrows, ncols, nnz, ri, ci, val, dtype, out);
+    spira__free(ri);
+    return s;
+}
+
+spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT)
+{
+    SPIRA__TRY(csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype));
+    int32_t *next = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&next, (size_t)A->ncols + 1, sizeof(int32_t),
+                                  "transpose cursors");
+    if (s != SPIRA_OK) {
+        spira__csr_free(AT);
+        return s;
+    }
+    memset(AT->row_ptr, 0, ((size_t)A->ncols + 1) * sizeof(int32_t));
+    for (int32_t k = 0; k < A->nnz; k++) AT->row_ptr[A->col_idx[k] + 1]++;
+    for (int32_t j = 0; j < A->ncols; j++) AT->row_ptr[j + 1] += AT->row_ptr[j];
+    memcpy(next, AT->row_ptr, ((size_t)A->ncols + 1) * sizeof(int32_t));
+    size_t es = spira_dtype_size(A->dtype);
+    for (int32_t i = 0; i < A->nrows; i++)
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            int32_t pos = next[A->col_idx[k]]++;
+            AT->col_idx[pos] = i;
+            memcpy((char *)AT->val + (size_t)pos * es, (const char *)A->val + (size_t)k * es, es);
+        }
+    spira__free(next);
+    return SPIRA_OK;
+}
+
+/* One body for both precisions: y <- alpha A x + beta y; accumulates in T. */
+#define SPIRA__CSR_SPMV_BODY(T)                                                          \
+    do {                                                                                 \
+        const T *v = (const T *)A->val;                                                  \
+        const T *xx = (const T *)x;                                                      \
+        T *yy = (T *)y;                                                                  \
+        _Pragma("omp parallel for schedule(static) if (A->nnz > 50000)")                 \
+        for (int32_t i = 0; i < A->nrows; i++) {                                         \
+            T sum = 0;                                                                   \
+            for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)                  \
+                sum += v[k] * xx[A->col_idx[k]];                                         \
+            yy[i] = beta == 0 ? (T)(alpha * sum) : (T)(alpha * sum + beta * yy[i]);      \
+        }                                                                                \
+    } while (0)
+
+void spira__csr_spmv_host(const spira__csr *A, double alpha, const void *x, double beta,
+                          void *y)
+{
+    if (A->dtype == SPIRA_R64) SPIRA__CSR_SPMV_BODY(double);
+    else SPIRA__CSR_SPMV_BODY(float);
+}
+
+void spira__csr_spmv_f64(const spira__csr *A, double alpha, const double *x, double beta,
+                         double *y)
+{
+    for (int32_t i = 0; i < A->nrows; i++) {
+        double sum = 0;
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+            sum += spira__get(A->val, A->dtype, k) * x[A->col_idx[k]];
+        y[i] = beta == 0 ? alpha * sum : alpha * sum + beta * y[i];
+    }
+}

@@ -1,0 +1,117 @@
+/*
+ * blas.cu - BLAS-1 on the device: cuBLAS for dot, nrm2 and scal (host pointer mode, so
+ * each reduction returns its scalar to the host, the one round trip CG needs per dot),
+ * small grid-stride kernels for what cuBLAS lacks (axpby in one pass, fill, pmul).
+ */
+#include "cuda/gateway.h"
+#include "cuda/check.cuh"
+
+template <typename T>
+__global__ void fill_kernel(int n, T *x, T v)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        x[i] = v;
+}
+
+/* y <- a x + b y; with b == 0, y is not read (BLAS semantics: NaN in y does not leak) */
+template <typename T>
+__global__ void axpby_kernel(int n, T a, const T *__restrict__ x, T b, T *__restrict__ y)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        y[i] = b == T(0) ? a * x[i] : a * x[i] + b * y[i];
+}
+
+template <typename T>
+__global__ void pmul_kernel(int n, const T *x, const T *y, T *w)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        w[i] = x[i] * y[i];
+}
+
+static cudaStream_t stream_of(spira_context ctx)
+{
+    return (cudaStream_t)spira__cuda_stream(ctx);
+}
+
+static cublasHandle_t blas_of(spira_context ctx)
+{
+    return (cublasHandle_t)spira__cuda_cublas(ctx);
+}
+
+extern "C" spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx,
+                                         double v)
+{
+    if (n == 0) return SPIRA_OK;
+    unsigned g = spira__blocks(n, 256);
+    if (t == SPIRA_R64) fill_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (double *)dx, v);
+    else fill_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (float *)dx, (float)v);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t,
+                                        const void *dx, const void *dy, double *r)
+{
+    if (t == SPIRA_R64) {
+        SPIRA__CUBLAS(ctx, cublasDdot(blas_of(ctx), n, (const double *)dx, 1, (const double *)dy, 1, r));
+    } else {
+        float f = 0;
+        SPIRA__CUBLAS(ctx, cublasSdot(blas_of(ctx), n, (const float *)dx, 1, (const float *)dy, 1, &f));
+        *r = f;
+    }
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_nrm2(spira_context ctx, int32_t n, spira_dtype t,
+                                         const void *dx, double *r)
+{
+    if (t == SPIRA_R64) {
+        SPIRA__CUBLAS(ctx, cublasDnrm2(blas_of(ctx), n, (const double *)dx, 1, r));
+    } else {
+        float f = 0;
+        SPIRA__CUBLAS(ctx, cublasSnrm2(blas_of(ctx), n, (const float *)dx, 1, &f));
+        *r = f;
+    }
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dtype t, double a,
+                                          const void *dx, double b, void *dy)
+{
+    if (n == 0) return SPIRA_OK;
+    unsigned g = spira__blocks(n, 256);
+    if (t == SPIRA_R64)
+        axpby_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, a, (const double *)dx, b, (double *)dy);
+    else
+        axpby_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (float)a, (const float *)dx, (float)b,
+                                                    (float *)dy);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a,
+                                         void *dx)
+{
+    if (t == SPIRA_R64) {
+        SPIRA__CUBLAS(ctx, cublasDscal(blas_of(ctx), n, &a, (double *)dx, 1));
+    } else {
+        float f = (float)a;
+        SPIRA__CUBLAS(ctx, cublasSscal(blas_of(ctx), n, &f, (float *)dx, 1));
+    }
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dtype t,
+                                         const void *dx, const void *dy, void *dw)
+{
+    if (n == 0) return SPIRA_OK;
+    unsigned g = spira__blocks(n, 256);
+    if (t == SPIRA_R64)
+        pmul_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (const double *)dx, (const double *)dy,
+                                                   (double *)dw);
+    else
+        pmul_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (const float *)dx, (const float *)dy,
+                                                   (float *)dw);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}

@@ -1,0 +1,59 @@
+/*
+ * gateway.h - the only door from C into the CUDA backend (the .cu files in lib/cuda).
+ *
+ * Every function returns a spira_status and records the CUDA/cuBLAS error name and string
+ * in the context. Built without CUDA, lib/cuda_stub.c supplies the same functions
+ * returning SPIRA_ERR_UNSUPPORTED ("built without CUDA"). Pointers named d* are device
+ * memory; n counts values of dtype t.
+ */
+#ifndef SPIRA_CUDA_GATEWAY_H
+#define SPIRA_CUDA_GATEWAY_H
+
+#include "spira_impl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Select ctx->device, create stream, cuBLAS handle; fill ctx->device_name. */
+spira_status spira__cuda_init(spira_context ctx);
+void spira__cuda_fini(spira_context ctx);
+/* Number of usable devices (0 when there is no driver or no GPU). */
+int spira__cuda_device_count(void);
+
+spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t bytes, const char *what);
+void spira__cuda_free(spira_context ctx, void *dp);
+spira_status spira__cuda_upload(spira_context ctx, void *dst, const void *src, size_t bytes);
+spira_status spira__cuda_download(spira_context ctx, void *dst, const void *src, size_t bytes);
+spira_status spira__cuda_copy(spira_context ctx, void *ddst, const void *dsrc, size_t bytes);
+spira_status spira__cuda_synchronize(spira_context ctx);
+
+/* BLAS-1 (cuBLAS where it has the call, small kernels otherwise). */
+spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx, double v);
+spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
+                             const void *dy, double *r);
+spira_status spira__cuda_nrm2(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
+                              double *r);
+spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dtype t, double a,
+                               const void *dx, double b, void *dy);
+spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a, void *dx);
+spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
+                              const void *dy, void *dw);
+
+/* Events on the context's stream, for benchmarks: *ms between two recorded points. */
+typedef struct spira_cuda_timer spira_cuda_timer;
+spira_status spira__cuda_timer_create(spira_context ctx, spira_cuda_timer **t);
+spira_status spira__cuda_timer_start(spira_context ctx, spira_cuda_timer *t);
+spira_status spira__cuda_timer_stop(spira_context ctx, spira_cuda_timer *t, double *ms);
+void spira__cuda_timer_destroy(spira_cuda_timer *t);
+
+/* The context's stream (cudaStream_t) and library handles, for .cu files in other layers. */
+void *spira__cuda_stream(spira_context ctx);
+void *spira__cuda_cublas(spira_context ctx);
+/* cuSPARSE handle, created on first use. */
+spira_status spira__cuda_cusparse(spira_context ctx, void **handle);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

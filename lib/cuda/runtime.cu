@@ -1,0 +1,186 @@
+/*
+ * runtime.cu - the CUDA side of a context: device selection, stream, cuBLAS and cuSPARSE
+ * handles, device memory and transfers, event timers.
+ */
+#include "cuda/gateway.h"
+#include "cuda/check.cuh"
+
+#include <stdio.h>
+
+struct spira_cuda_ctx {
+    cudaStream_t stream;
+    cublasHandle_t cublas;
+    cusparseHandle_t cusparse; /* created on first use */
+};
+
+struct spira_cuda_timer {
+    cudaEvent_t start, stop;
+};
+
+extern "C" int spira__cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+extern "C" spira_status spira__cuda_init(spira_context ctx)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return spira__error(ctx, SPIRA_ERR_DEVICE, "no usable CUDA device: %s (%s)",
+                            cudaGetErrorName(e), cudaGetErrorString(e));
+    }
+    if (ctx->device < 0 || ctx->device >= n)
+        return spira__error(ctx, SPIRA_ERR_DEVICE, "CUDA device %d requested, %d present",
+                            ctx->device, n);
+    SPIRA__CUDA(ctx, cudaSetDevice(ctx->device));
+    cudaDeviceProp p;
+    SPIRA__CUDA(ctx, cudaGetDeviceProperties(&p, ctx->device));
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s (device %d, sm_%d%d)", p.name,
+             ctx->device, p.major, p.minor);
+    spira_cuda_ctx *c = (spira_cuda_ctx *)spira__calloc(1, sizeof *c);
+    if (!c) return spira__nomem(ctx, "CUDA context", sizeof *c);
+    ctx->cuda = c;
+    spira_status s = spira__cuda_status(ctx, cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+                                        "cudaStreamCreate", __FILE__, __LINE__);
+    if (s == SPIRA_OK)
+        s = spira__cublas_status(ctx, cublasCreate(&c->cublas), "cublasCreate", __FILE__, __LINE__);
+    if (s == SPIRA_OK)
+        s = spira__cublas_status(ctx, cublasSetStream(c->cublas, c->stream), "cublasSetStream",
+                                 __FILE__, __LINE__);
+    if (s == SPIRA_OK && ctx->deterministic)
+        s = spira__cublas_status(ctx, cublasSetAtomicsMode(c->cublas, CUBLAS_ATOMICS_NOT_ALLOWED),
+                                 "cublasSetAtomicsMode", __FILE__, __LINE__);
+    if (s != SPIRA_OK) spira__cuda_fini(ctx);
+    return s;
+}
+
+extern "C" void spira__cuda_fini(spira_context ctx)
+{
+    spira_cuda_ctx *c = ctx->cuda;
+    if (!c) return;
+    if (c->cusparse) cusparseDestroy(c->cusparse);
+    if (c->cublas) cublasDestroy(c->cublas);
+    if (c->stream) cudaStreamDestroy(c->stream);
+    spira__free(c);
+    ctx->cuda = NULL;
+}
+
+extern "C" void *spira__cuda_stream(spira_context ctx)
+{
+    return ctx->cuda ? (void *)ctx->cuda->stream : NULL;
+}
+
+extern "C" void *spira__cuda_cublas(spira_context ctx)
+{
+    return ctx->cuda ? (void *)ctx->cuda->cublas : NULL;
+}
+
+extern "C" spira_status spira__cuda_cusparse(spira_context ctx, void **h)
+{
+    spira_cuda_ctx *c = ctx->cuda;
+    if (!c->cusparse) {
+        SPIRA__CUSPARSE(ctx, cusparseCreate(&c->cusparse));
+        SPIRA__CUSPARSE(ctx, cusparseSetStream(c->cusparse, c->stream));
+    }
+    *h = c->cusparse;
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t bytes,
+                                           const char *what)
+{
+    *dp = NULL;
+    cudaError_t e = spira__alloc_should_fail() ? cudaErrorMemoryAllocation
+                                               : cudaMalloc(dp, bytes ? bytes : 1);
+    if (e == cudaSuccess) return SPIRA_OK;
+    cudaGetLastError();
+    *dp = NULL;
+    size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    cudaGetLastError();
+    spira_status s = e == cudaErrorMemoryAllocation ? SPIRA_ERR_NOMEM : SPIRA_ERR_DEVICE;
+    return spira__error(ctx, s,
+                        "out of device memory allocating %s: %zu bytes requested, %zu of %zu "
+                        "free (%s)",
+                        what, bytes, free_b, total_b, cudaGetErrorString(e));
+}
+
+extern "C" void spira__cuda_free(spira_context ctx, void *dp)
+{
+    (void)ctx;
+    if (dp) cudaFree(dp);
+}
+
+extern "C" spira_status spira__cuda_upload(spira_context ctx, void *d, const void *s, size_t b)
+{
+    /* synchronous with respect to the host buffer, which the caller may free at once */
+    SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyHostToDevice, ctx->cuda->stream));
+    SPIRA__CUDA(ctx, cudaStreamSynchronize(ctx->cuda->stream));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_download(spira_context ctx, void *d, const void *s, size_t b)
+{
+    SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyDeviceToHost, ctx->cuda->stream));
+    SPIRA__CUDA(ctx, cudaStreamSynchronize(ctx->cuda->stream));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_copy(spira_context ctx, void *d, const void *s, size_t b)
+{
+    SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyDeviceToDevice, ctx->cuda->stream));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_synchronize(spira_context ctx)
+{
+    SPIRA__CUDA(ctx, cudaStreamSynchronize(ctx->cuda->stream));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_timer_create(spira_context ctx, spira_cuda_timer **t)
+{
+    *t = (spira_cuda_timer *)spira__calloc(1, sizeof **t);
+    if (!*t) return spira__nomem(ctx, "timer", sizeof **t);
+    spira_status s = spira__cuda_status(ctx, cudaEventCreate(&(*t)->start), "cudaEventCreate",
+                                        __FILE__, __LINE__);
+    if (s == SPIRA_OK)
+        s = spira__cuda_status(ctx, cudaEventCreate(&(*t)->stop), "cudaEventCreate", __FILE__,
+                               __LINE__);
+    if (s != SPIRA_OK) {
+        spira__cuda_timer_destroy(*t);
+        *t = NULL;
+    }
+    return s;
+}
+
+extern "C" spira_status spira__cuda_timer_start(spira_context ctx, spira_cuda_timer *t)
+{
+    SPIRA__CUDA(ctx, cudaEventRecord(t->start, ctx->cuda->stream));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_timer_stop(spira_context ctx, spira_cuda_timer *t, double *ms)
+{
+    float f = 0;
+    SPIRA__CUDA(ctx, cudaEventRecord(t->stop, ctx->cuda->stream));
+    SPIRA__CUDA(ctx, cudaEventSynchronize(t->stop));
+    SPIRA__CUDA(ctx, cudaEventElapsedTime(&f, t->start, t->stop));
+    *ms = f;
+    return SPIRA_OK;
+}
+
+extern "C" void spira__cuda_timer_destroy(spira_cuda_timer *t)
+{
+    if (!t) return;
+    if (t->start) cudaEventDestroy(t->start);
+    if (t->stop) cudaEventDestroy(t->stop);
+    spira__free(t);
+}

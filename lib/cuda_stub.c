@@ -1,0 +1,50 @@
+/*
+ * cuda_stub.c - the CUDA gateway when the library is built without CUDA: every entry
+ * point says so with SPIRA_ERR_UNSUPPORTED, so no algorithm needs an #ifdef.
+ */
+#include "spira_impl.h"
+#include "cuda/gateway.h"
+
+#define NO_CUDA(ctx) spira__error((ctx), SPIRA_ERR_UNSUPPORTED, "Spira was built without CUDA")
+
+spira_status spira__cuda_init(spira_context ctx)
+{
+    return spira__error(ctx, SPIRA_ERR_DEVICE, "no CUDA device: Spira was built without CUDA");
+}
+void spira__cuda_fini(spira_context ctx) { (void)ctx; }
+int spira__cuda_device_count(void) { return 0; }
+spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t b, const char *w)
+{
+    *dp = NULL;
+    return NO_CUDA(ctx);
+}
+void spira__cuda_free(spira_context ctx, void *dp) { (void)ctx; (void)dp; }
+spira_status spira__cuda_upload(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_download(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_copy(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_synchronize(spira_context ctx) { return NO_CUDA(ctx); }
+spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx, double v) { return NO_CUDA(ctx); }
+spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
+                             const void *dy, double *r) { return NO_CUDA(ctx); }
+spira_status spira__cuda_nrm2(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
+                              double *r) { return NO_CUDA(ctx); }
+spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dtype t, double a,
+                               const void *dx, double b, void *dy) { return NO_CUDA(ctx); }
+spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a, void *dx) { return NO_CUDA(ctx); }
+spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
+                              const void *dy, void *dw) { return NO_CUDA(ctx); }
+spira_status spira__cuda_timer_create(spira_context ctx, spira_cuda_timer **t)
+{
+    *t = NULL;
+    return NO_CUDA(ctx);
+}
+spira_status spira__cuda_timer_start(spira_context ctx, spira_cuda_timer *t) { return NO_CUDA(ctx); }
+spira_status spira__cuda_timer_stop(spira_context ctx, spira_cuda_timer *t, double *ms) { return NO_CUDA(ctx); }
+void spira__cuda_timer_destroy(spira_cuda_timer *t) { (void)t; }
+void *spira__cuda_stream(spira_context ctx) { return NULL; }
+void *spira__cuda_cublas(spira_context ctx) { return NULL; }
+spira_status spira__cuda_cusparse(spira_context ctx, void **h)
+{
+    *h = NULL;
+    return NO_CUDA(ctx);
+}

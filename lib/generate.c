@@ -1,0 +1,49 @@
+/*
+ * generate.c - generated test problems: the 2-D and 3-D finite-difference Laplacians.
+ */
+#include "spira_impl.h"
+
+spira_status spira_matrix_laplacian(spira_context ctx, int dim, int64_t n, spira_dtype dtype,
+                                    spira_matrix *A)
+{
+    if (!ctx || !A) return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "NULL context or output");
+    *A = NULL;
+    if (dim != 2 && dim != 3)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "Laplacian dimension %d (2 or 3)", dim);
+    if (n < 1 || n > 2000000)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "Laplacian grid size %lld", (long long)n);
+    int64_t nz = dim == 3 ? n : 1, rows = n * n * nz, nnz = rows * (2 * dim + 1);
+    SPIRA__TRY(spira__check_dims(ctx, rows, rows, nnz));
+    spira__csr c = {0};
+    c.nrows = c.ncols = (int32_t)rows;
+    c.dtype = dtype;
+    spira_status s = spira__alloc(ctx, (void **)&c.row_ptr, (size_t)rows + 1, sizeof(int32_t), "row pointers");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&c.col_idx, (size_t)nnz, sizeof(int32_t), "column indices");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, &c.val, (size_t)nnz, spira_dtype_size(dtype), "values");
+    if (s != SPIRA_OK) {
+        spira__csr_free(&c);
+        return s;
+    }
+    /* neighbours in increasing column order: -z, -y, -x, self, +x, +y, +z */
+    const int64_t step[3] = {1, n, n * n};
+    int32_t k = 0;
+    for (int64_t r = 0; r < rows; r++) {
+        c.row_ptr[r] = k;
+        int64_t coord[3] = {r % n, (r / n) % n, r / (n * n)};
+        for (int d = dim - 1; d >= 0; d--)
+            if (coord[d] > 0) {
+                c.col_idx[k] = (int32_t)(r - step[d]);
+                spira__set(c.val, dtype, k++, -1.0);
+            }
+        c.col_idx[k] = (int32_t)r;
+        spira__set(c.val, dtype, k++, 2.0 * dim);
+        for (int d = 0; d < dim; d++)
+            if (coord[d] < n - 1) {
+                c.col_idx[k] = (int32_t)(r + step[d]);
+                spira__set(c.val, dtype, k++, -1.0);
+            }
+    }
+    c.row_ptr[rows] = k;
+    c.nnz = k;
+    return spira__matrix_wrap(ctx, &c, 1, A);
+}

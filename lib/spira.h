@@ -1,0 +1,247 @@
+/*
+ * spira.h - the whole public API of Spira, iterative sparse solvers for NVIDIA GPUs.
+ *
+ * Plain C11. Every call returns a spira_status; the sentence behind a failure is in
+ * spira_last_error(ctx). The library never prints, exits or aborts. Objects belong to
+ * the context they were created with and must not outlive it. One context must not be
+ * used from two threads at once without a lock; two contexts may run in parallel.
+ *
+ * Indices are 32-bit: rows, columns and nonzeros of a matrix must each fit in int32_t,
+ * otherwise the call returns SPIRA_ERR_UNSUPPORTED naming the numbers.
+ */
+#ifndef SPIRA_H
+#define SPIRA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(SPIRA_BUILDING) && defined(__GNUC__)
+#define SPIRA_API __attribute__((visibility("default")))
+#else
+#define SPIRA_API
+#endif
+
+#define SPIRA_VERSION_MAJOR 0
+#define SPIRA_VERSION_MINOR 1
+#define SPIRA_VERSION_PATCH 0
+
+/* "MAJOR.MINOR.PATCH" of the library actually linked. */
+SPIRA_API const char *spira_version(void);
+
+/* ---- status -------------------------------------------------------------------- */
+
+typedef enum {
+    SPIRA_OK = 0,
+    SPIRA_ERR_INVALID_ARG,   /* a NULL handle, a bad size, mismatched objects */
+    SPIRA_ERR_IO,            /* a file could not be opened, read or written */
+    SPIRA_ERR_PARSE,         /* a Matrix Market file is malformed (message has the line) */
+    SPIRA_ERR_NOMEM,         /* host or device allocation failed (message has the size) */
+    SPIRA_ERR_DEVICE,        /* a CUDA, cuBLAS or cuSPARSE call failed, or no device */
+    SPIRA_ERR_UNSUPPORTED,   /* valid, but not handled: too large, wrong field, no CUDA */
+    SPIRA_ERR_BREAKDOWN,     /* a solver quantity became zero (message names it) */
+    SPIRA_ERR_NOT_CONVERGED, /* the iteration limit was reached */
+    SPIRA_ERR_NONFINITE      /* NaN or Inf in the input or during a solve */
+} spira_status;
+
+/* A short constant name for a status ("SPIRA_ERR_PARSE"). */
+SPIRA_API const char *spira_status_name(spira_status s);
+
+/* ---- handles and types --------------------------------------------------------- */
+
+typedef struct spira_context_s *spira_context;
+typedef struct spira_matrix_s *spira_matrix;
+typedef struct spira_vector_s *spira_vector;
+
+typedef enum {
+    SPIRA_BACKEND_AUTO = 0, /* CUDA if a device is usable, else CPU */
+    SPIRA_BACKEND_CPU,      /* the reference backend: plain loops (OpenMP if built with it) */
+    SPIRA_BACKEND_CUDA      /* cuBLAS, cuSPARSE and Spira's kernels on one device */
+} spira_backend;
+
+typedef enum {
+    SPIRA_R32 = 0, /* float */
+    SPIRA_R64      /* double */
+} spira_dtype;
+
+/* Size in bytes of one value of type t. */
+SPIRA_API size_t spira_dtype_size(spira_dtype t);
+
+/* ---- context ------------------------------------------------------------------- */
+
+typedef struct {
+    spira_backend backend; /* default SPIRA_BACKEND_AUTO */
+    int device;            /* CUDA device ordinal, default 0 */
+    int deterministic;     /* nonzero: bitwise reproducible results run to run */
+} spira_context_opts;
+
+/* Create a context. opts may be NULL (AUTO, device 0). With SPIRA_BACKEND_CUDA and no
+ * usable device, returns SPIRA_ERR_DEVICE and *ctx holds a context whose
+ * spira_last_error says why (destroy it); AUTO falls back to the CPU. */
+SPIRA_API spira_status spira_context_create(spira_context *ctx, const spira_context_opts *opts);
+SPIRA_API void spira_context_destroy(spira_context ctx);
+/* The backend actually in use (never AUTO). */
+SPIRA_API spira_backend spira_context_backend(spira_context ctx);
+/* "CPU (4 OpenMP threads)" or "NVIDIA H100 80GB HBM3 (device 0, sm_90)". */
+SPIRA_API const char *spira_context_device_name(spira_context ctx);
+/* Why the last failing call on this context failed; "" if none did. */
+SPIRA_API const char *spira_last_error(spira_context ctx);
+/* Wait for all work queued on the context's stream (a no-op on the CPU). */
+SPIRA_API spira_status spira_context_synchronize(spira_context ctx);
+
+/* ---- matrices ------------------------------------------------------------------ */
+
+typedef struct {
+    int64_t nrows, ncols, nnz; /* nnz counts stored entries after expansion */
+    spira_dtype dtype;
+    int symmetric;             /* 1 if read from a symmetric Matrix Market file */
+    const char *format;        /* SpMV format selected by spira_matrix_set_format ("csr") */
+    double setup_ms;           /* time spent building the current format's plan, 0 if none */
+} spira_matrix_info;
+
+/* From 0-based CSR arrays (copied; columns need not be sorted, duplicates are summed).
+ * val holds nnz = row_ptr[nrows] values of type dtype; NULL means all ones. */
+SPIRA_API spira_status spira_matrix_from_csr(spira_context ctx, int64_t nrows, int64_t ncols,
+                                             const int32_t *row_ptr, const int32_t *col_idx,
+                                             const void *val, spira_dtype dtype,
+                                             spira_matrix *A);
+/* From 0-based COO triplets (copied; any order, duplicates summed). val NULL: ones. */
+SPIRA_API spira_status spira_matrix_from_coo(spira_context ctx, int64_t nrows, int64_t ncols,
+                                             int64_t nnz, const int32_t *row_idx,
+                                             const int32_t *col_idx, const void *val,
+                                             spira_dtype dtype, spira_matrix *A);
+/* Read a Matrix Market file (.mtx, or gzip-compressed .mtx.gz). Coordinate and array;
+ * real, integer, pattern (values 1); general, symmetric, skew-symmetric (expanded). */
+SPIRA_API spira_status spira_matrix_read_mm(spira_context ctx, const char *path,
+                                            spira_dtype dtype, spira_matrix *A);
+/* Write as "coordinate real general" with 17 significant digits. */
+SPIRA_API spira_status spira_matrix_write_mm(spira_matrix A, const char *path);
+/* The standard finite-difference Laplacian on an n^dim grid (dim 2: 5-point, dim 3:
+ * 7-point; Dirichlet boundary, diagonal 2*dim, off-diagonals -1): SPD, n^dim rows. */
+SPIRA_API spira_status spira_matrix_laplacian(spira_context ctx, int dim, int64_t n,
+                                              spira_dtype dtype, spira_matrix *A);
+SPIRA_API spira_status spira_matrix_get_info(spira_matrix A, spira_matrix_info *info);
+/* Copy out the canonical CSR (sorted columns). Any pointer may be NULL. val gets
+ * values in the matrix's dtype. Sizes from spira_matrix_get_info. */
+SPIRA_API spira_status spira_matrix_get_csr(spira_matrix A, int32_t *row_ptr, int32_t *col_idx,
+                                            void *val);
+/* AT = A^T, same context and dtype. */
+SPIRA_API spira_status spira_matrix_transpose(spira_matrix A, spira_matrix *AT);
+SPIRA_API void spira_matrix_destroy(spira_matrix A);
+
+/* ---- SpMV formats (spmv/) ------------------------------------------------------ */
+
+/* Select the format used by every SpMV on A. The plan is built on first use, cached in
+ * A and reused by later SpMVs and solves. options may be NULL (format-specific
+ * "key=value,..." otherwise). Unknown name: SPIRA_ERR_INVALID_ARG listing the names. */
+SPIRA_API spira_status spira_matrix_set_format(spira_matrix A, const char *name,
+                                               const char *options);
+/* Build the plan of the selected format now, so its cost is not paid by the first SpMV. */
+SPIRA_API spira_status spira_matrix_prepare(spira_matrix A);
+/* Number of registered formats, and the name and one-line description of the i-th. */
+SPIRA_API int spira_format_count(void);
+SPIRA_API spira_status spira_format_describe(int i, const char **name, const char **description);
+
+/* y <- alpha*A*x + beta*y, with A's selected format, on the context's backend. */
+SPIRA_API spira_status spira_spmv(double alpha, spira_matrix A, spira_vector x, double beta,
+                                  spira_vector y);
+
+/* ---- vectors and BLAS-1 (lib/) ------------------------------------------------- */
+
+/* A vector lives where its context computes: device memory on CUDA, host memory on CPU. */
+SPIRA_API spira_status spira_vector_create(spira_context ctx, int64_t n, spira_dtype dtype,
+                                           spira_vector *v);
+SPIRA_API void spira_vector_destroy(spira_vector v);
+SPIRA_API int64_t spira_vector_length(spira_vector v);
+SPIRA_API spira_dtype spira_vector_dtype(spira_vector v);
+/* Copy n values of the vector's dtype in from / out to host memory. */
+SPIRA_API spira_status spira_vector_set(spira_vector v, const void *host);
+SPIRA_API spira_status spira_vector_get(spira_vector v, void *host);
+/* Copy in / out as doubles, converting to / from the vector's dtype. */
+SPIRA_API spira_status spira_vector_set_f64(spira_vector v, const double *host);
+SPIRA_API spira_status spira_vector_get_f64(spira_vector v, double *host);
+/* Every entry <- value. */
+SPIRA_API spira_status spira_vector_fill(spira_vector v, double value);
+/* Read a dense vector from Matrix Market (array n x 1, or coordinate n x 1) / write one. */
+SPIRA_API spira_status spira_vector_read_mm(spira_context ctx, const char *path,
+                                            spira_dtype dtype, spira_vector *v);
+SPIRA_API spira_status spira_vector_write_mm(spira_vector v, const char *path);
+
+/* BLAS-1 on vectors of one context, equal length and dtype. Results are returned in
+ * double whatever the dtype. */
+SPIRA_API spira_status spira_dot(spira_vector x, spira_vector y, double *result);
+SPIRA_API spira_status spira_nrm2(spira_vector x, double *result);
+SPIRA_API spira_status spira_axpy(double alpha, spira_vector x, spira_vector y);  /* y += a x */
+SPIRA_API spira_status spira_axpby(double alpha, spira_vector x, double beta,
+                                   spira_vector y);                            /* y = a x + b y */
+SPIRA_API spira_status spira_scal(double alpha, spira_vector x);               /* x *= a */
+SPIRA_API spira_status spira_copy(spira_vector x, spira_vector y);             /* y = x */
+
+/* ---- solvers (solvers/) and preconditioners (precond/) -------------------------- */
+
+typedef enum {
+    SPIRA_SOLVER_CG = 0,  /* conjugate gradients, A symmetric positive definite */
+    SPIRA_SOLVER_BICGSTAB,/* BiCGSTAB, general square A */
+    SPIRA_SOLVER_JACOBI   /* x <- x + w D^-1 (b - A x) */
+} spira_solver_type;
+
+typedef enum {
+    SPIRA_PRECOND_NONE = 0,
+    SPIRA_PRECOND_JACOBI   /* M = diag(A) */
+} spira_precond_type;
+
+typedef enum {
+    SPIRA_CONVERGED_RTOL = 0,   /* ||r|| <= rtol ||b|| */
+    SPIRA_CONVERGED_ATOL,       /* ||r|| <= atol */
+    SPIRA_CONVERGED_ZERO_RHS,   /* b = 0, so x = 0 */
+    SPIRA_STOPPED_MAXIT,
+    SPIRA_STOPPED_BREAKDOWN,
+    SPIRA_STOPPED_NONFINITE,
+    SPIRA_STOPPED_STAGNATION,
+    SPIRA_STOPPED_BY_MONITOR,    /* the monitor callback returned nonzero */
+    SPIRA_STOPPED_ERROR          /* a backend call failed: see the status */
+} spira_reason;
+
+/* Short text for a reason ("converged: relative tolerance"). */
+SPIRA_API const char *spira_reason_string(spira_reason r);
+
+/* Called once per iteration (iteration 0 is the initial residual). Return nonzero to stop. */
+typedef int (*spira_monitor_fn)(int iteration, double residual_norm, void *data);
+
+typedef struct {
+    double rtol;               /* relative tolerance on ||b - A x|| / ||b||; 0 means 1e-8 */
+    double atol;               /* absolute tolerance on ||b - A x||; 0 disables */
+    int maxit;                 /* 0 means 10000 */
+    int use_initial_guess;     /* nonzero: start from x as given; else from x = 0 */
+    spira_precond_type precond;
+    double damping;            /* Jacobi solver weight w; 0 means 1 */
+    spira_monitor_fn monitor;  /* may be NULL */
+    void *monitor_data;
+    double *history;           /* if not NULL, receives ||r_k|| for k = 0..history_len-1 */
+    int history_len;
+} spira_solve_opts;
+
+typedef struct {
+    int iterations;
+    double rel_residual;       /* ||b - A x|| / ||b||, recomputed from x at the end */
+    double recurrence_residual;/* the solver's own running estimate, relative */
+    spira_reason reason;
+    const char *format;        /* SpMV format used */
+    double setup_ms;           /* SpMV plan + preconditioner setup */
+    double solve_ms;           /* iterations */
+} spira_solve_info;
+
+/* Solve A x = b. opts may be NULL (defaults); info may be NULL. Returns SPIRA_OK when
+ * converged, SPIRA_ERR_NOT_CONVERGED at the limit, SPIRA_ERR_BREAKDOWN or
+ * SPIRA_ERR_NONFINITE naming the quantity, and the usual errors for bad arguments. */
+SPIRA_API spira_status spira_solve(spira_solver_type type, spira_matrix A, spira_vector b,
+                                   spira_vector x, const spira_solve_opts *opts,
+                                   spira_solve_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SPIRA_H */

@@ -1,0 +1,176 @@
+/*
+ * spira_impl.h - private declarations shared by the library's layers (never installed).
+ *
+ * The context, matrix and vector structs, the error and allocation helpers, and the
+ * canonical host CSR. C and CUDA C++ (.cu) files both include it.
+ */
+#ifndef SPIRA_IMPL_H
+#define SPIRA_IMPL_H
+
+#include "config.h"
+#include "spira.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define SPIRA__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SPIRA__PRINTF(f, a)
+#endif
+
+/* ---- context ---------------------------------------------------------------------- */
+
+struct spira_cuda_ctx; /* lib/cuda/runtime.cu; NULL on the CPU backend */
+
+struct spira_context_s {
+    spira_backend backend; /* CPU or CUDA, never AUTO */
+    int device;
+    int deterministic;
+    char device_name[160];
+    char err[1024];
+    struct spira_cuda_ctx *cuda;
+};
+
+/* Record a failure: formats the message into ctx (may be NULL) and returns s. */
+spira_status spira__error(spira_context ctx, spira_status s, const char *fmt, ...)
+    SPIRA__PRINTF(3, 4);
+spira_status spira__verror(spira_context ctx, spira_status s, const char *fmt, va_list ap);
+/* SPIRA_ERR_NOMEM naming what could not be allocated and its size. */
+spira_status spira__nomem(spira_context ctx, const char *what, size_t bytes);
+
+/* Evaluate a call returning spira_status; return its status from the caller if not OK. */
+#define SPIRA__TRY(call)                                                                 \
+    do {                                                                                 \
+        spira_status spira__s = (call);                                                  \
+        if (spira__s != SPIRA_OK) return spira__s;                                       \
+    } while (0)
+
+/* ---- memory (lib/alloc.c) ------------------------------------------------------------
+ * Every host allocation of the library goes through these, so a test can make the n-th
+ * allocation fail (spira__alloc_fail_at) and check that nothing leaks. Device
+ * allocations count too (spira__alloc_should_fail). */
+void *spira__malloc(size_t bytes);
+void *spira__calloc(size_t count, size_t size);
+void *spira__realloc(void *p, size_t bytes);
+void spira__free(void *p);
+/* Allocate count*size bytes with overflow check; on failure set a NOMEM error naming what. */
+spira_status spira__alloc(spira_context ctx, void **p, size_t count, size_t size, const char *what);
+/* Test hook: the n-th allocation from now fails (n >= 1); 0 disables. */
+void spira__alloc_fail_at(long n);
+/* 1 if the allocation now being made must fail (consumes one count). */
+int spira__alloc_should_fail(void);
+/* Number of allocations made while the hook was armed (to know when a walk is done). */
+long spira__alloc_count(void);
+
+/* Wall clock in milliseconds (monotonic). */
+double spira__now_ms(void);
+
+/* ---- host CSR (lib/csr.c) -------------------------------------------------------------
+ * Canonical form: 0-based, columns strictly increasing in each row (duplicates summed),
+ * all sizes within int32. */
+typedef struct {
+    int32_t nrows, ncols, nnz;
+    spira_dtype dtype;
+    int32_t *row_ptr; /* nrows + 1 */
+    int32_t *col_idx; /* nnz */
+    void *val;        /* nnz values of dtype */
+} spira__csr;
+
+/* Check that sizes fit 32-bit indices; SPIRA_ERR_UNSUPPORTED naming them otherwise. */
+spira_status spira__check_dims(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz);
+/* Build canonical CSR from COO triplets (0-based; val in dtype, NULL: ones). Validates
+ * indices. Does not take ownership of the inputs. */
+spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz,
+                                 const int32_t *ri, const int32_t *ci, const void *val,
+                                 spira_dtype dtype, spira__csr *out);
+/* Build canonical CSR from (possibly unsorted, duplicated) CSR arrays; validates. */
+spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t ncols,
+                                    const int32_t *rp, const int32_t *ci, const void *val,
+                                    spira_dtype dtype, spira__csr *out);
+spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT);
+void spira__csr_free(spira__csr *A);
+/* Value k of a dtype array as double, and the store. */
+static inline double spira__get(const void *v, spira_dtype t, int64_t k)
+{
+    return t == SPIRA_R64 ? ((const double *)v)[k] : (double)((const float *)v)[k];
+}
+static inline void spira__set(void *v, spira_dtype t, int64_t k, double x)
+{
+    if (t == SPIRA_R64) ((double *)v)[k] = x;
+    else ((float *)v)[k] = (float)x;
+}
+/* CPU reference y <- alpha A x + beta y over canonical CSR, in A's dtype. beta == 0
+ * overwrites y without reading it (so NaN in y does not propagate, as in BLAS). */
+void spira__csr_spmv_host(const spira__csr *A, double alpha, const void *x, double beta,
+                          void *y);
+/* The same in double whatever A's dtype (x, y double): the tests' reference. */
+void spira__csr_spmv_f64(const spira__csr *A, double alpha, const double *x, double beta,
+                         double *y);
+
+/* ---- matrix (lib/matrix.c) ------------------------------------------------------------
+ * The matrix owns its canonical CSR and a cache of plans built by upper layers (spmv/,
+ * precond/). lib/ never looks inside a plan: each entry carries its destroy function. */
+typedef struct spira__cache_entry {
+    char key[128];
+    void *plan;
+    void (*destroy)(void *plan);
+    double build_ms;
+    struct spira__cache_entry *next;
+} spira__cache_entry;
+
+struct spira_matrix_s {
+    spira_context ctx;
+    spira__csr csr;
+    int symmetric;
+    char format[32];          /* selected SpMV format name */
+    char format_opts[64];     /* its options string, "" if none */
+    spira__cache_entry *cache;
+};
+
+spira__cache_entry *spira__matrix_cache_find(spira_matrix A, const char *key);
+/* Takes ownership of plan (destroyed on failure too). */
+spira_status spira__matrix_cache_put(spira_matrix A, const char *key, void *plan,
+                                     void (*destroy)(void *), double build_ms,
+                                     spira__cache_entry **entry);
+/* Wrap a canonical CSR (taken over) into a new matrix handle. */
+spira_status spira__matrix_wrap(spira_context ctx, spira__csr *csr, int symmetric,
+                                spira_matrix *A);
+
+/* ---- Matrix Market (lib/mmio.c) ------------------------------------------------------- */
+
+spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dtype,
+                            spira__csr *out, int *symmetric);
+/* Parse from memory (used by the file reader and by the fuzz target); name is used in
+ * messages. */
+spira_status spira__mm_parse(spira_context ctx, const char *name, const char *text, size_t len,
+                             spira_dtype dtype, spira__csr *out, int *symmetric);
+
+/* ---- vectors (lib/vector.c) ---------------------------------------------------------- */
+
+struct spira_vector_s {
+    spira_context ctx;
+    int32_t n;
+    spira_dtype dtype;
+    void *data; /* device memory on CUDA, host memory on CPU */
+};
+
+/* Check that vectors share a context, a length and a dtype (any may be NULL to skip). */
+spira_status spira__vectors_match(spira_vector x, spira_vector y, spira_vector z);
+/* w <- x .* y elementwise (preconditioners). */
+spira_status spira__vector_pmul(spira_vector x, spira_vector y, spira_vector w);
+/* Allocate / free memory where ctx computes (device or host). */
+spira_status spira__mem_alloc(spira_context ctx, void **p, size_t bytes, const char *what);
+void spira__mem_free(spira_context ctx, void *p);
+/* Copy host memory to where ctx computes, and back. */
+spira_status spira__mem_upload(spira_context ctx, void *dst, const void *src, size_t bytes);
+spira_status spira__mem_download(spira_context ctx, void *dst, const void *src, size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SPIRA_IMPL_H */

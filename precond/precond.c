@@ -1,0 +1,77 @@
+/*
+ * precond.c - the preconditioner registry: identity and Jacobi (M = diag(A)).
+ */
+#include "precond.h"
+
+#include <math.h>
+
+static spira_status identity_apply(spira__precond *self, spira_vector r, spira_vector z)
+{
+    (void)self;
+    return spira_copy(r, z);
+}
+
+/* z <- D^-1 r */
+static spira_status jacobi_apply(spira__precond *self, spira_vector r, spira_vector z)
+{
+    return spira__vector_pmul(self->v, r, z);
+}
+
+/* 1 / A(i,i) for every row, on the host; a zero or missing diagonal names its row. */
+spira_status spira__inverse_diagonal(spira_matrix A, double **out)
+{
+    const spira__csr *c = &A->csr;
+    double *d = NULL;
+    SPIRA__TRY(spira__alloc(A->ctx, (void **)&d, (size_t)c->nrows, sizeof *d, "diagonal"));
+    for (int32_t i = 0; i < c->nrows; i++) {
+        double a = 0;
+        for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++)
+            if (c->col_idx[k] == i) a = spira__get(c->val, c->dtype, k);
+        if (a == 0 || !isfinite(a)) {
+            spira__free(d);
+            return spira__error(A->ctx, a == 0 ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE,
+                                "Jacobi needs a nonzero finite diagonal: A(%d,%d) = %g "
+                                "(1-based row %d)",
+                                i, i, a, i + 1);
+        }
+        d[i] = 1.0 / a;
+    }
+    *out = d;
+    return SPIRA_OK;
+}
+
+void spira__precond_destroy(spira__precond *p)
+{
+    if (!p) return;
+    if (p->destroy) p->destroy(p);
+    spira_vector_destroy(p->v);
+    spira__free(p);
+}
+
+spira_status spira__precond_create(spira_precond_type type, spira_matrix A, spira__precond **out)
+{
+    *out = NULL;
+    if (type != SPIRA_PRECOND_NONE && type != SPIRA_PRECOND_JACOBI)
+        return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "unknown preconditioner %d", (int)type);
+    spira__precond *p = spira__calloc(1, sizeof *p);
+    if (!p) return spira__nomem(A->ctx, "preconditioner", sizeof *p);
+    spira_status s = SPIRA_OK;
+    if (type == SPIRA_PRECOND_NONE) {
+        p->name = "none";
+        p->apply = identity_apply;
+    } else {
+        p->name = "jacobi";
+        p->apply = jacobi_apply;
+        double *d = NULL;
+        s = spira__inverse_diagonal(A, &d);
+        if (s == SPIRA_OK) s = spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, &p->v);
+        if (s == SPIRA_OK) s = spira_vector_set_f64(p->v, d);
+        spira__free(d);
+    }
+    if (s != SPIRA_OK) {
+        spira__precond_destroy(p);
+        return s;
+    }
+    *out = p;
+    return SPIRA_OK;
+}

@@ -1,0 +1,24 @@
+/*
+ * precond.h - preconditioners as an ops table: z <- M^-1 r. Built once per solve from the
+ * matrix (setup is timed and reported beside the SpMV setup), applied every iteration.
+ */
+#ifndef SPIRA_PRECOND_H
+#define SPIRA_PRECOND_H
+
+#include "spira_impl.h"
+
+typedef struct spira__precond {
+    const char *name;
+    spira_status (*apply)(struct spira__precond *self, spira_vector r, spira_vector z);
+    void (*destroy)(struct spira__precond *self);
+    spira_vector v; /* a vector the type needs (Jacobi: 1 / diag(A)) */
+} spira__precond;
+
+/* 1 / diag(A) on the host (Jacobi preconditioner and Jacobi iteration). */
+spira_status spira__inverse_diagonal(spira_matrix A, double **out);
+
+/* Build preconditioner `type` for A; SPIRA_ERR_INVALID_ARG for an unknown type. */
+spira_status spira__precond_create(spira_precond_type type, spira_matrix A, spira__precond **out);
+void spira__precond_destroy(spira__precond *p);
+
+#endif

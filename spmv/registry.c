@@ -1,0 +1,53 @@
+/*
+ * registry.c - the one list of SpMV formats. A format is one row: its name, a line of
+ * description, its host ops and, when built with CUDA, its device ops.
+ */
+#include "spmv.h"
+#include "spmv_gpu.h"
+
+#include <string.h>
+
+/* The device slots of a row; empty in a build without CUDA, where the dispatcher reports
+ * that the format has no kernel in this build. */
+#ifdef HAVE_CUDA
+#define GPU_OPS(upload, apply, destroy) upload, apply, destroy
+#else
+#define GPU_OPS(upload, apply, destroy) NULL, NULL, NULL
+#endif
+
+static const spira__format formats[] = {
+    {"csr-scalar", "CSR, one thread per row (Bell & Garland 2008)", spira__csr_borrow,
+     spira__csr_layout_apply, spira__csr_layout_bytes, NULL,
+     GPU_OPS(spira__csr_dev_upload, spira__csr_scalar_apply, spira__csr_dev_destroy)},
+};
+
+int spira__format_total(void)
+{
+    return (int)(sizeof formats / sizeof formats[0]);
+}
+
+const spira__format *spira__format_at(int i)
+{
+    return i >= 0 && i < spira__format_total() ? &formats[i] : NULL;
+}
+
+const spira__format *spira__format_find(const char *name)
+{
+    for (int i = 0; i < spira__format_total(); i++)
+        if (strcmp(formats[i].name, name) == 0) return &formats[i];
+    return NULL;
+}
+
+int spira_format_count(void)
+{
+    return spira__format_total();
+}
+
+spira_status spira_format_describe(int i, const char **name, const char **description)
+{
+    const spira__format *f = spira__format_at(i);
+    if (!f) return SPIRA_ERR_INVALID_ARG;
+    if (name) *name = f->name;
+    if (description) *description = f->description;
+    return SPIRA_OK;
+}

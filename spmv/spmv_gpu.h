@@ -1,0 +1,23 @@
+/*
+ * spmv_gpu.h - the CUDA entry points of the formats (the .cu files in spmv), for registry.c.
+ * Only referenced when the library is built with CUDA.
+ */
+#ifndef SPIRA_SPMV_GPU_H
+#define SPIRA_SPMV_GPU_H
+
+#include "spmv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CSR family (csr_gpu.cu) */
+spira_status spira__csr_dev_upload(spira_context ctx, const void *layout, void **dev);
+void spira__csr_dev_destroy(spira_context ctx, void *dev);
+spira_status spira__csr_scalar_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                                     double beta, void *y);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

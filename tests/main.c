@@ -1,0 +1,20 @@
+/*
+ * main.c - the CPU test runner: one Check suite per module, run in Check's fork mode.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+
+int main(void)
+{
+    Suite *(*suites[])(void) = {suite_context, suite_csr, suite_blas, suite_spmv,
+                                suite_solvers};
+    tu_seed();
+    SRunner *sr = srunner_create(NULL);
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
+        srunner_add_suite(sr, suites[i]());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

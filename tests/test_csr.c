@@ -1,0 +1,213 @@
+/* test_csr.c - building canonical CSR (sorting, duplicates, validation), transpose, generators. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static spira_context cpu(void)
+{
+    spira_context ctx;
+    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
+    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+    return ctx;
+}
+
+START_TEST(coo_sorted_and_summed)
+{
+    spira_context ctx = cpu();
+    /* 3 x 4, unsorted, with a duplicate (1,2) twice */
+    int32_t ri[] = {2, 1, 0, 1, 1, 2};
+    int32_t ci[] = {3, 2, 0, 0, 2, 1};
+    double v[] = {6, 2, 1, 3, 4, 5};
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 3, 4, 6, ri, ci, v, SPIRA_R64, &A), SPIRA_OK);
+    spira_matrix_info info;
+    spira_matrix_get_info(A, &info);
+    ck_assert_int_eq(info.nnz, 5);
+    int32_t rp[4], cc[5];
+    double vv[5];
+    spira_matrix_get_csr(A, rp, cc, vv);
+    int32_t erp[] = {0, 1, 3, 5}, ecc[] = {0, 0, 2, 1, 3};
+    double evv[] = {1, 3, 6, 5, 6};
+    ck_assert_mem_eq(rp, erp, sizeof erp);
+    ck_assert_mem_eq(cc, ecc, sizeof ecc);
+    for (int k = 0; k < 5; k++) ck_assert_double_eq(vv[k], evv[k]);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(csr_arrays_unsorted_become_canonical)
+{
+    spira_context ctx = cpu();
+    int32_t rp[] = {0, 3, 3, 5};
+    int32_t ci[] = {2, 0, 2, 1, 0};
+    float v[] = {1, 2, 3, 4, 5};
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, 3, 3, rp, ci, v, SPIRA_R32, &A), SPIRA_OK);
+    int32_t orp[4], oci[4];
+    float ov[4];
+    spira_matrix_get_csr(A, orp, oci, ov);
+    int32_t erp[] = {0, 2, 2, 4}, eci[] = {0, 2, 0, 1};
+    float ev[] = {2, 4, 5, 4};
+    ck_assert_mem_eq(orp, erp, sizeof erp);
+    ck_assert_mem_eq(oci, eci, sizeof eci);
+    ck_assert_mem_eq(ov, ev, sizeof ev);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(csr_validation)
+{
+    spira_context ctx = cpu();
+    spira_matrix A = (spira_matrix)1;
+    int32_t rp_dec[] = {0, 2, 1}, ci[] = {0, 1, 0};
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, 2, 2, rp_dec, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_null(A);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "decreases at row 1"));
+    int32_t rp_start[] = {1, 2, 3};
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, 2, 2, rp_start, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    int32_t rp[] = {0, 1, 2}, ci_bad[] = {0, 2};
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, 2, 2, rp, ci_bad, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "column 2"));
+    int32_t ci_neg[] = {0, -1};
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, 2, 2, rp, ci_neg, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, -1, 2, rp, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, 2, 2, NULL, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, 2, 2, rp, NULL, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_matrix_from_csr(ctx, 2, 2, rp, ci, NULL, (spira_dtype)7, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_matrix_from_csr(NULL, 2, 2, rp, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Sizes beyond 32-bit indices are refused with the numbers, never wrapped. */
+START_TEST(sizes_beyond_int32)
+{
+    spira_context ctx = cpu();
+    spira_matrix A = NULL;
+    int32_t ri[] = {0}, ci[] = {0};
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 3000000000LL, 5, 1, ri, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "3000000000"));
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 5, 5, 5000000000LL, ri, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_UNSUPPORTED);
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 5, 5, -1, ri, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    int32_t bad_r[] = {5};
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 5, 5, 1, bad_r, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_null(A);
+    spira_vector v = NULL;
+    ck_assert_int_eq(spira_vector_create(ctx, 3000000000LL, SPIRA_R64, &v), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 3, 2000, SPIRA_R64, &A), SPIRA_ERR_UNSUPPORTED);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(transpose_twice_is_identity)
+{
+    spira_context ctx = cpu();
+    unsigned seed = tu_seed() + (unsigned)_i;
+    spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[_i], SPIRA_R64, seed), T, TT;
+    ck_assert_int_eq(spira_matrix_transpose(A, &T), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_transpose(T, &TT), SPIRA_OK);
+    const spira__csr *a = &A->csr, *t = &T->csr, *tt = &TT->csr;
+    ck_assert_int_eq(t->nrows, a->ncols);
+    ck_assert_int_eq(t->nnz, a->nnz);
+    /* canonical: strictly increasing columns in every row of T */
+    for (int32_t i = 0; i < t->nrows; i++)
+        for (int32_t k = t->row_ptr[i] + 1; k < t->row_ptr[i + 1]; k++)
+            ck_assert_int_lt(t->col_idx[k - 1], t->col_idx[k]);
+    ck_assert_mem_eq(tt->row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * sizeof(int32_t));
+    ck_assert_mem_eq(tt->col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t));
+    ck_assert_mem_eq(tt->val, a->val, (size_t)a->nnz * sizeof(double));
+    spira_matrix_destroy(A);
+    spira_matrix_destroy(T);
+    spira_matrix_destroy(TT);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(laplacian_rows_sum)
+{
+    spira_context ctx = cpu();
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 3, 6, SPIRA_R64, &A), SPIRA_OK);
+    const spira__csr *c = &A->csr;
+    ck_assert_int_eq(c->nrows, 216);
+    /* interior rows sum to 0, and the matrix is symmetric */
+    int32_t interior = 1 + 6 + 36;
+    double s = 0;
+    for (int32_t k = c->row_ptr[interior]; k < c->row_ptr[interior + 1]; k++)
+        s += ((double *)c->val)[k];
+    ck_assert_double_eq(s, 0.0);
+    ck_assert_int_eq(c->row_ptr[interior + 1] - c->row_ptr[interior], 7);
+    spira_matrix T;
+    ck_assert_int_eq(spira_matrix_transpose(A, &T), SPIRA_OK);
+    ck_assert_mem_eq(T->csr.col_idx, c->col_idx, (size_t)c->nnz * 4);
+    ck_assert_mem_eq(T->csr.val, c->val, (size_t)c->nnz * 8);
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 4, 6, SPIRA_R64, &T), SPIRA_ERR_INVALID_ARG);
+    spira_matrix_destroy(A);
+    spira_matrix_destroy(T);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* The CSR reference in float agrees with the double reference on the same inputs. */
+START_TEST(reference_spmv_float_vs_double)
+{
+    spira_context ctx = cpu();
+    unsigned seed = tu_seed() + 77 + (unsigned)_i;
+    const tu_shape *sh = &tu_shapes[_i];
+    spira_matrix Af = tu_shape_matrix(ctx, sh, SPIRA_R32, seed);
+    spira_matrix Ad = tu_shape_matrix(ctx, sh, SPIRA_R64, seed);
+    int32_t n = sh->ncols, m = sh->nrows;
+    float *xf = malloc((n + 1) * sizeof *xf), *yf = malloc((m + 1) * sizeof *yf);
+    double *xd = malloc((n + 1) * sizeof *xd), *yd = malloc((m + 1) * sizeof *yd);
+    double *y2 = malloc((m + 1) * sizeof *y2), *sc = malloc((m + 1) * sizeof *sc);
+    unsigned st = seed;
+    for (int32_t j = 0; j < n; j++) xd[j] = xf[j] = (float)tu_uniform(&st, -1, 1);
+    for (int32_t i = 0; i < m; i++) yd[i] = yf[i] = (float)tu_uniform(&st, -1, 1);
+    spira__csr_spmv_host(&Af->csr, 2.0, xf, -1.0, yf);
+    spira__csr_spmv_f64(&Ad->csr, 2.0, xd, -1.0, yd);
+    for (int32_t i = 0; i < m; i++) {
+        y2[i] = yf[i];
+        double s = 1;
+        for (int32_t k = Ad->csr.row_ptr[i]; k < Ad->csr.row_ptr[i + 1]; k++)
+            s += fabs(((double *)Ad->csr.val)[k]);
+        sc[i] = 2 * s;
+    }
+    tu_check_close(sh->name, y2, yd, sc, m, 1e-5);
+    free(xf), free(yf), free(xd), free(yd), free(y2), free(sc);
+    spira_matrix_destroy(Af);
+    spira_matrix_destroy(Ad);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_csr(void)
+{
+    Suite *s = suite_create("csr");
+    TCase *tc = tcase_create("build");
+    tcase_add_test(tc, coo_sorted_and_summed);
+    tcase_add_test(tc, csr_arrays_unsorted_become_canonical);
+    tcase_add_test(tc, csr_validation);
+    tcase_add_test(tc, sizes_beyond_int32);
+    tcase_add_test(tc, laplacian_rows_sum);
+    tcase_add_loop_test(tc, transpose_twice_is_identity, 0, tu_nshapes);
+    tcase_add_loop_test(tc, reference_spmv_float_vs_double, 0, tu_nshapes);
+    suite_add_tcase(s, tc);
+    return s;
+}

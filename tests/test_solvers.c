@@ -1,0 +1,218 @@
+/* test_solvers.c - CG on known problems, its stopping reasons and its error paths. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static spira_context cpu(void)
+{
+    spira_context ctx;
+    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
+    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+    return ctx;
+}
+
+/* b = A * ones, so the solution is known exactly. */
+static spira_vector rhs_of_ones(spira_matrix A, spira_vector *xtrue)
+{
+    spira_matrix_info info;
+    spira_matrix_get_info(A, &info);
+    spira_vector b;
+    ck_assert_int_eq(spira_vector_create(A->ctx, info.nrows, info.dtype, &b), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(A->ctx, info.nrows, info.dtype, xtrue), SPIRA_OK);
+    spira_vector_fill(*xtrue, 1.0);
+    ck_assert_int_eq(spira_spmv(1.0, A, *xtrue, 0.0, b), SPIRA_OK);
+    return b;
+}
+
+START_TEST(cg_laplacian)
+{
+    spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    spira_context ctx = cpu();
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 32, t, &A), SPIRA_OK);
+    spira_vector xt, b = rhs_of_ones(A, &xt), x;
+    spira_vector_create(ctx, 1024, t, &x);
+    spira_solve_opts o = {.rtol = t == SPIRA_R64 ? 1e-10 : 1e-5};
+    spira_solve_info info;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
+    ck_assert_int_eq(info.reason, SPIRA_CONVERGED_RTOL);
+    ck_assert_double_le(info.rel_residual, o.rtol * 10);
+    /* unpreconditioned CG on the 32x32 Laplacian: about 2 sqrt(kappa) ~ 80 iterations */
+    ck_assert_int_gt(info.iterations, 30);
+    ck_assert_int_lt(info.iterations, 120);
+    ck_assert_str_eq(info.format, "csr-scalar");
+    spira_axpy(-1.0, xt, x);
+    double err;
+    spira_nrm2(x, &err);
+    ck_assert_double_le(err / 32.0, t == SPIRA_R64 ? 1e-7 : 1e-2);
+    spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+static int count_calls(int it, double r, void *data)
+{
+    (void)r;
+    *(int *)data = it;
+    return 0;
+}
+
+START_TEST(cg_maxit_and_history)
+{
+    spira_context ctx = cpu();
+    spira_matrix A;
+    spira_matrix_laplacian(ctx, 3, 12, SPIRA_R64, &A);
+    spira_vector xt, b = rhs_of_ones(A, &xt), x;
+    spira_vector_create(ctx, 1728, SPIRA_R64, &x);
+    double hist[6] = {0};
+    int last = -1;
+    spira_solve_opts o = {.rtol = 1e-12, .maxit = 5, .history = hist, .history_len = 6,
+                          .monitor = count_calls, .monitor_data = &last};
+    spira_solve_info info;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_ERR_NOT_CONVERGED);
+    ck_assert_int_eq(info.reason, SPIRA_STOPPED_MAXIT);
+    ck_assert_int_eq(info.iterations, 5);
+    ck_assert_int_eq(last, 5);
+    double bn;
+    spira_nrm2(b, &bn);
+    ck_assert_double_eq_tol(hist[0], bn, 1e-12 * bn);
+    ck_assert_double_lt(hist[5], hist[0]);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "5 iterations"));
+    /* restart from the given x: converges, and the true residual confirms it */
+    o.maxit = 500;
+    o.use_initial_guess = 1;
+    o.history = NULL;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
+    ck_assert_double_le(info.rel_residual, 1e-11);
+    spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(cg_jacobi_preconditioned)
+{
+    spira_context ctx = cpu();
+    /* a badly scaled SPD diagonal-dominant matrix: Jacobi fixes the scaling at once */
+    int32_t n = 200, ri[600], ci[600];
+    double v[600];
+    int k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        double s = pow(10.0, (i % 7) - 3);
+        ri[k] = i, ci[k] = i, v[k++] = 4 * s;
+        if (i > 0) ri[k] = i, ci[k] = i - 1, v[k++] = -0.5 * sqrt(s * pow(10.0, ((i - 1) % 7) - 3));
+        if (i < n - 1) ri[k] = i, ci[k] = i + 1, v[k++] = -0.5 * sqrt(s * pow(10.0, ((i + 1) % 7) - 3));
+    }
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, k, ri, ci, v, SPIRA_R64, &A), SPIRA_OK);
+    spira_vector xt, b = rhs_of_ones(A, &xt), x;
+    spira_vector_create(ctx, n, SPIRA_R64, &x);
+    spira_solve_opts o = {.rtol = 1e-10, .maxit = 1000};
+    spira_solve_info plain, pre;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &plain), SPIRA_OK);
+    o.precond = SPIRA_PRECOND_JACOBI;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &pre), SPIRA_OK);
+    ck_assert_int_lt(pre.iterations, plain.iterations);
+    ck_assert_double_le(pre.rel_residual, 1e-9);
+    spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(cg_breakdown_on_indefinite)
+{
+    spira_context ctx = cpu();
+    /* diag(1, -1): (p, Ap) = 0 for b = (1, 1) */
+    int32_t ri[] = {0, 1}, ci[] = {0, 1};
+    double v[] = {1, -1}, bb[] = {1, 1};
+    spira_matrix A;
+    spira_matrix_from_coo(ctx, 2, 2, 2, ri, ci, v, SPIRA_R64, &A);
+    spira_vector b, x;
+    spira_vector_create(ctx, 2, SPIRA_R64, &b);
+    spira_vector_create(ctx, 2, SPIRA_R64, &x);
+    spira_vector_set(b, bb);
+    spira_solve_info info;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, &info), SPIRA_ERR_BREAKDOWN);
+    ck_assert_int_eq(info.reason, SPIRA_STOPPED_BREAKDOWN);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "(p, A p)"));
+    spira_vector_destroy(x), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(solve_bad_inputs)
+{
+    spira_context ctx = cpu();
+    spira_matrix A, R;
+    spira_matrix_laplacian(ctx, 2, 4, SPIRA_R64, &A);
+    int32_t ri[] = {0}, ci[] = {2};
+    spira_matrix_from_coo(ctx, 2, 3, 1, ri, ci, NULL, SPIRA_R64, &R);
+    spira_vector b, x, x5, xf;
+    spira_vector_create(ctx, 16, SPIRA_R64, &b);
+    spira_vector_create(ctx, 16, SPIRA_R64, &x);
+    spira_vector_create(ctx, 5, SPIRA_R64, &x5);
+    spira_vector_create(ctx, 16, SPIRA_R32, &xf);
+    spira_solve_info info;
+    /* b = 0: x = 0 at once */
+    spira_vector_fill(b, 0);
+    spira_vector_fill(x, 7);
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, &info), SPIRA_OK);
+    ck_assert_int_eq(info.reason, SPIRA_CONVERGED_ZERO_RHS);
+    double nx;
+    spira_nrm2(x, &nx);
+    ck_assert_double_eq(nx, 0);
+    /* non-square, size and precision mismatch, NaN in b */
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, R, b, x, NULL, &info), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "square"));
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x5, NULL, &info), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, xf, NULL, &info), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, b, NULL, &info), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_solve((spira_solver_type)99, A, b, x, NULL, &info), SPIRA_ERR_INVALID_ARG);
+    spira_vector_fill(b, NAN);
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, &info), SPIRA_ERR_NONFINITE);
+    spira_vector_destroy(b), spira_vector_destroy(x), spira_vector_destroy(x5);
+    spira_vector_destroy(xf);
+    spira_matrix_destroy(A), spira_matrix_destroy(R);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* NaN inside A stops the solve with a typed status at once, not at the iteration limit. */
+START_TEST(cg_nan_in_matrix)
+{
+    spira_context ctx = cpu();
+    int32_t ri[] = {0, 1, 1}, ci[] = {0, 1, 0};
+    double v[] = {2, 2, NAN};
+    spira_matrix A;
+    spira_matrix_from_coo(ctx, 2, 2, 3, ri, ci, v, SPIRA_R64, &A);
+    spira_vector b, x;
+    spira_vector_create(ctx, 2, SPIRA_R64, &b);
+    spira_vector_create(ctx, 2, SPIRA_R64, &x);
+    spira_vector_fill(b, 1);
+    spira_solve_info info;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, &info), SPIRA_ERR_NONFINITE);
+    ck_assert_int_le(info.iterations, 2);
+    spira_vector_destroy(x), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_solvers(void)
+{
+    Suite *s = suite_create("solvers");
+    TCase *tc = tcase_create("cg");
+    tcase_add_loop_test(tc, cg_laplacian, 0, 2);
+    tcase_add_test(tc, cg_maxit_and_history);
+    tcase_add_test(tc, cg_jacobi_preconditioned);
+    tcase_add_test(tc, cg_breakdown_on_indefinite);
+    tcase_add_test(tc, solve_bad_inputs);
+    tcase_add_test(tc, cg_nan_in_matrix);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,95 @@
+/* test_spmv.c - every format's conversion and layout reference against the CSR reference
+ * (CPU backend), on fresh random matrices of awkward shapes and on bundled real ones. */
+#include "testutil.h"
+
+#include <string.h>
+
+static spira_context cpu(void)
+{
+    spira_context ctx;
+    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
+    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+    return ctx;
+}
+
+START_TEST(all_formats_on_shapes)
+{
+    spira_context ctx = cpu();
+    for (int p = 0; p < 2; p++) {
+        spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
+        spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[_i], t, tu_seed() + (unsigned)_i);
+        ck_assert_int_gt(tu_check_all_formats(ctx, A, tu_shapes[_i].name, tu_seed() + 3), 0);
+        spira_matrix_destroy(A);
+    }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(unknown_format_lists_names)
+{
+    spira_context ctx = cpu();
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 4, SPIRA_R64, &A), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_set_format(A, "nope", NULL), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "csr-scalar"));
+    spira_matrix_info info;
+    spira_matrix_get_info(A, &info);
+    ck_assert_str_eq(info.format, "csr-scalar"); /* unchanged */
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(spmv_checks_sizes)
+{
+    spira_context ctx = cpu();
+    spira_matrix A;
+    spira_vector x, y;
+    int32_t ri[] = {0, 1}, ci[] = {2, 0};
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 2, 3, 2, ri, ci, NULL, SPIRA_R64, &A), SPIRA_OK);
+    spira_vector_create(ctx, 2, SPIRA_R64, &x);
+    spira_vector_create(ctx, 2, SPIRA_R64, &y);
+    ck_assert_int_eq(spira_spmv(1, A, x, 0, y), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "2 x 3"));
+    ck_assert_int_eq(spira_spmv(1, A, y, 0, y), SPIRA_ERR_INVALID_ARG);
+    spira_vector_destroy(x);
+    spira_vector_destroy(y);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* A plan is built once and reused: the cache holds one entry per format. */
+START_TEST(plan_cached)
+{
+    spira_context ctx = cpu();
+    spira_matrix A;
+    spira_vector x, y;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 10, SPIRA_R64, &A), SPIRA_OK);
+    spira_vector_create(ctx, 100, SPIRA_R64, &x);
+    spira_vector_create(ctx, 100, SPIRA_R64, &y);
+    spira_vector_fill(x, 1);
+    ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_OK);
+    void *first = A->cache->plan;
+    for (int k = 0; k < 3; k++) ck_assert_int_eq(spira_spmv(1, A, x, 0, y), SPIRA_OK);
+    ck_assert_ptr_eq(A->cache->plan, first);
+    ck_assert_ptr_null(A->cache->next);
+    spira_vector_destroy(x);
+    spira_vector_destroy(y);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_spmv(void)
+{
+    Suite *s = suite_create("spmv");
+    TCase *tc = tcase_create("formats");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, all_formats_on_shapes, 0, tu_nshapes);
+    tcase_add_test(tc, unknown_format_lists_names);
+    tcase_add_test(tc, spmv_checks_sizes);
+    tcase_add_test(tc, plan_cached);
+    suite_add_tcase(s, tc);
+    return s;
+}

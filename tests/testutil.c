@@ -1,0 +1,191 @@
+/*
+ * testutil.c - random matrices of awkward shapes, the reference check, data paths.
+ */
+#include "testutil.h"
+#include "spmv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *tu_data(const char *name)
+{
+    static char path[4096];
+    const char *dir = getenv("SPIRA_DATA");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "data", name);
+    return path;
+}
+
+unsigned tu_seed(void)
+{
+    static unsigned seed;
+    if (!seed) {
+        const char *e = getenv("SPIRA_TEST_SEED");
+        seed = e ? (unsigned)strtoul(e, NULL, 10) : (unsigned)time(NULL) ^ (unsigned)clock();
+        if (!seed) seed = 1;
+        fprintf(stderr, "test seed: %u (set SPIRA_TEST_SEED to repeat)\n", seed);
+    }
+    return seed;
+}
+
+double tu_uniform(unsigned *state, double lo, double hi)
+{
+    /* xorshift32: private, so suites do not disturb each other's sequences */
+    unsigned x = *state ? *state : 1;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *state = x;
+    return lo + (hi - lo) * (x / 4294967296.0);
+}
+
+const tu_shape tu_shapes[] = {
+    {"random", 500, 500},       {"empty", 0, 0},           {"one", 1, 1},
+    {"empty-rows", 300, 300},   {"dense-row", 400, 400},   {"wide", 200, 900},
+    {"tall", 900, 200},         {"long-row", 100, 5000},   {"equal-rows", 256, 256},
+    {"tridiagonal", 1000, 1000}, {"power-law", 3000, 3000}, {"no-entries", 50, 40},
+};
+const int tu_nshapes = sizeof tu_shapes / sizeof tu_shapes[0];
+
+/* Column pattern of row i for shape s: appends (i, j) pairs to ri/ci. */
+static void shape_row(const tu_shape *s, int32_t i, unsigned *st, int32_t *ri, int32_t *ci,
+                      int64_t *k)
+{
+    int32_t m = s->ncols, len;
+    const char *n = s->name;
+    if (!strcmp(n, "no-entries")) return;
+    if (!strcmp(n, "one")) len = 1;
+    else if (!strcmp(n, "empty-rows")) len = i % 3 == 0 ? 0 : 1 + (int32_t)tu_uniform(st, 0, 8);
+    else if (!strcmp(n, "dense-row")) len = i == 7 ? m : 3;
+    else if (!strcmp(n, "long-row")) len = i == 50 ? 4000 : 1 + (int32_t)tu_uniform(st, 0, 5);
+    else if (!strcmp(n, "equal-rows")) len = 8;
+    else if (!strcmp(n, "tridiagonal")) {
+        for (int32_t d = -1; d <= 1; d++)
+            if (i + d >= 0 && i + d < m) ri[*k] = i, ci[(*k)++] = i + d;
+        return;
+    } else if (!strcmp(n, "power-law")) {
+        double u = tu_uniform(st, 0, 1);
+        len = (int32_t)(1.0 / (0.002 + u * u)); /* a heavy tail: a few rows of hundreds */
+    } else len = 1 + (int32_t)tu_uniform(st, 0, 10);
+    if (len > m) len = m;
+    if (len == m) {
+        for (int32_t j = 0; j < m; j++) ri[*k] = i, ci[(*k)++] = j;
+        return;
+    }
+    for (int32_t t = 0; t < len; t++) { /* duplicates allowed: the builder sums them */
+        ri[*k] = i;
+        ci[(*k)++] = (int32_t)tu_uniform(st, 0, m);
+    }
+}
+
+spira_matrix tu_shape_matrix(spira_context ctx, const tu_shape *s, spira_dtype t, unsigned seed)
+{
+    unsigned st = seed * 2654435761u + 1;
+    int64_t cap = (int64_t)s->nrows * 12 + 6000 + (int64_t)s->ncols + 4000000 / 1000;
+    if (!strcmp(s->name, "power-law")) cap = (int64_t)s->nrows * 600;
+    int32_t *ri = malloc((size_t)cap * sizeof *ri), *ci = malloc((size_t)cap * sizeof *ci);
+    ck_assert(ri && ci);
+    int64_t k = 0;
+    for (int32_t i = 0; i < s->nrows; i++) {
+        shape_row(s, i, &st, ri, ci, &k);
+        ck_assert_msg(k <= cap, "shape %s overflows its buffer", s->name);
+    }
+    double *v = malloc((size_t)(k ? k : 1) * sizeof *v);
+    float *vf = malloc((size_t)(k ? k : 1) * sizeof *vf);
+    for (int64_t e = 0; e < k; e++) vf[e] = (float)(v[e] = tu_uniform(&st, -1, 1));
+    spira_matrix A = NULL;
+    spira_status rc = spira_matrix_from_coo(ctx, s->nrows, s->ncols, k, ri, ci,
+                                            t == SPIRA_R64 ? (void *)v : (void *)vf, t, &A);
+    ck_assert_msg(rc == SPIRA_OK, "shape %s: %s", s->name, spira_last_error(ctx));
+    free(ri);
+    free(ci);
+    free(v);
+    free(vf);
+    return A;
+}
+
+double tu_tol(spira_dtype t)
+{
+    return t == SPIRA_R64 ? 1e-13 : 2e-5;
+}
+
+void tu_check_close(const char *what, const double *y, const double *ref, const double *scale,
+                    int64_t n, double tol)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double err = fabs(y[i] - ref[i]);
+        ck_assert_msg(isfinite(y[i]) && err <= tol * scale[i] + 1e-300,
+                      "%s: entry %lld is %.17g, reference %.17g (|err| %.3g > %.3g * %.3g), "
+                      "seed %u",
+                      what, (long long)i, y[i], ref[i], err, tol, scale[i], tu_seed());
+    }
+}
+
+/* |alpha| |A| |x| + |beta| |y|, the scale of each entry's rounding error. */
+static void abs_scale(const spira__csr *A, double alpha, const double *x, double beta,
+                      const double *y, double *scale)
+{
+    for (int32_t i = 0; i < A->nrows; i++) {
+        double s = 0;
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+            s += fabs(spira__get(A->val, A->dtype, k) * x[A->col_idx[k]]);
+        scale[i] = fabs(alpha) * s + (beta == 0 ? 0 : fabs(beta * y[i]));
+    }
+}
+
+int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, unsigned seed)
+{
+    const spira__csr *c = &A->csr;
+    int32_t n = c->ncols, m = c->nrows;
+    spira_dtype t = c->dtype;
+    unsigned st = seed ^ 0x9e3779b9u;
+    double *x = malloc(((size_t)n + 1) * sizeof *x), *y0 = malloc(((size_t)m + 1) * sizeof *y0);
+    double *ref = malloc(((size_t)m + 1) * sizeof *ref), *out = malloc(((size_t)m + 1) * sizeof *out);
+    double *scale = malloc(((size_t)m + 1) * sizeof *scale);
+    ck_assert(x && y0 && ref && out && scale);
+    spira_vector vx, vy;
+    ck_assert_int_eq(spira_vector_create(ctx, n, t, &vx), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(ctx, m, t, &vy), SPIRA_OK);
+    int runs = 0;
+    for (int f = 0; f < spira_format_count(); f++) {
+        const char *name;
+        spira_format_describe(f, &name, NULL);
+        const double ab[2][2] = {{1.5, 0.0}, {-0.75, 0.5}};
+        spira_status rc = spira_matrix_set_format(A, name, NULL);
+        ck_assert_int_eq(rc, SPIRA_OK);
+        for (int cse = 0; cse < 2; cse++) {
+            double alpha = ab[cse][0], beta = ab[cse][1];
+            /* values exactly representable in float, so both precisions see one input */
+            for (int32_t j = 0; j < n; j++) x[j] = (float)tu_uniform(&st, -1, 1);
+            for (int32_t i = 0; i < m; i++) y0[i] = beta == 0 ? NAN : (float)tu_uniform(&st, -1, 1);
+            memcpy(ref, y0, (size_t)m * sizeof *ref);
+            spira__csr_spmv_f64(c, alpha, x, beta, ref);
+            abs_scale(c, alpha, x, beta, y0, scale);
+            ck_assert_int_eq(spira_vector_set_f64(vx, x), SPIRA_OK);
+            ck_assert_int_eq(spira_vector_set_f64(vy, y0), SPIRA_OK);
+            rc = spira_spmv(alpha, A, vx, beta, vy);
+            /* a documented refusal (ELL/DIA fill), or a GPU-only format on the CPU */
+            if (rc == SPIRA_ERR_UNSUPPORTED && (strstr(spira_last_error(ctx), "refuse") ||
+                                                strstr(spira_last_error(ctx), "needs the CUDA")))
+                break;
+            ck_assert_msg(rc == SPIRA_OK, "%s, format %s: %s (%s)", label, name,
+                          spira_status_name(rc), spira_last_error(ctx));
+            ck_assert_int_eq(spira_vector_get_f64(vy, out), SPIRA_OK);
+            char what[160];
+            snprintf(what, sizeof what, "%s, format %s, %s, alpha %g beta %g", label, name,
+                     t == SPIRA_R64 ? "double" : "float", alpha, beta);
+            tu_check_close(what, out, ref, scale, m, tu_tol(t) * (1 + sqrt((double)c->nnz / (m ? m : 1))));
+            runs++;
+        }
+    }
+    spira_vector_destroy(vx);
+    spira_vector_destroy(vy);
+    free(x);
+    free(y0);
+    free(ref);
+    free(out);
+    free(scale);
+    return runs;
+}

@@ -1,0 +1,51 @@
+/*
+ * testutil.h - shared by the test suites: data paths, fresh random matrices of awkward
+ * shapes, the double-precision reference and the closeness check.
+ */
+#ifndef SPIRA_TESTUTIL_H
+#define SPIRA_TESTUTIL_H
+
+#include <check.h>
+
+#include "spira_impl.h"
+
+/* Path of a bundled file under data/ (static buffer). */
+const char *tu_data(const char *name);
+/* The seed of this run (fresh each run unless SPIRA_TEST_SEED is set); printed on failure. */
+unsigned tu_seed(void);
+/* Uniform in [lo, hi) from a private generator. */
+double tu_uniform(unsigned *state, double lo, double hi);
+
+/* Awkward shapes every format must multiply correctly. */
+typedef struct {
+    const char *name;
+    int32_t nrows, ncols;
+} tu_shape;
+extern const tu_shape tu_shapes[];
+extern const int tu_nshapes;
+/* A fresh random matrix of shape s (values in [-1, 1]). */
+spira_matrix tu_shape_matrix(spira_context ctx, const tu_shape *s, spira_dtype t, unsigned seed);
+
+/* Check y against ref entrywise: |y - ref| <= tol * scale_i + tiny, where scale is the
+ * row's sum of |terms| (so cancellation does not make the bound meaningless). */
+void tu_check_close(const char *what, const double *y, const double *ref, const double *scale,
+                    int64_t n, double tol);
+
+/* Relative accuracy to expect from SpMV in a dtype (a few ulps times row length). */
+double tu_tol(spira_dtype t);
+
+/* y <- alpha A x + beta y with every registered format, checked against the double
+ * reference, y poisoned (NaN) when beta = 0. A format may decline only with
+ * SPIRA_ERR_UNSUPPORTED and a message saying it refuses (ELL/DIA fill limits) or, on the
+ * CPU backend, that it needs CUDA. Returns the number of (format, case) runs checked. */
+int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, unsigned seed);
+
+/* Suites */
+Suite *suite_context(void);
+Suite *suite_csr(void);
+Suite *suite_blas(void);
+Suite *suite_spmv(void);
+Suite *suite_solvers(void);
+Suite *suite_mmio(void);
+
+#endif
