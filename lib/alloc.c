@@ -4,7 +4,8 @@
  * spira__alloc_fail_at(n) makes the n-th allocation from then on fail (host through
  * these functions, device through spira__alloc_should_fail in lib/cuda). Tests walk
  * n = 1, 2, ... and check that every run returns SPIRA_ERR_NOMEM or succeeds, leaking
- * nothing. The counter is process-global and not thread-safe: it is a test tool.
+ * nothing: spira__alloc_live() counts the blocks not yet freed. The failure counter is
+ * process-global and not thread-safe: it is a test tool.
  */
 #include "spira_impl.h"
 
@@ -13,6 +14,7 @@
 
 static long fail_at;   /* 0: disarmed */
 static long made;      /* allocations since arming */
+static _Atomic long live; /* blocks allocated and not yet freed, host and device */
 
 void spira__alloc_fail_at(long n)
 {
@@ -25,6 +27,16 @@ long spira__alloc_count(void)
     return made;
 }
 
+void spira__alloc_track(long delta)
+{
+    live += delta;
+}
+
+long spira__alloc_live(void)
+{
+    return live;
+}
+
 int spira__alloc_should_fail(void)
 {
     if (fail_at <= 0) return 0;
@@ -34,23 +46,30 @@ int spira__alloc_should_fail(void)
 void *spira__malloc(size_t bytes)
 {
     if (spira__alloc_should_fail()) return NULL;
-    return malloc(bytes ? bytes : 1);
+    void *p = malloc(bytes ? bytes : 1);
+    if (p) live++;
+    return p;
 }
 
 void *spira__calloc(size_t count, size_t size)
 {
     if (spira__alloc_should_fail()) return NULL;
-    return calloc(count ? count : 1, size ? size : 1);
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (p) live++;
+    return p;
 }
 
 void *spira__realloc(void *p, size_t bytes)
 {
     if (spira__alloc_should_fail()) return NULL;
-    return realloc(p, bytes ? bytes : 1);
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (q && !p) live++;
+    return q;
 }
 
 void spira__free(void *p)
 {
+    if (p) live--;
     free(p);
 }
 

@@ -66,6 +66,10 @@ void spira__alloc_fail_at(long n);
 int spira__alloc_should_fail(void);
 /* Number of allocations made while the hook was armed (to know when a walk is done). */
 long spira__alloc_count(void);
+/* Blocks allocated and not yet freed (host through spira__malloc, device through
+ * spira__cuda_malloc, which reports with spira__alloc_track). A leak test compares it. */
+long spira__alloc_live(void);
+void spira__alloc_track(long delta);
 
 /* Wall clock in milliseconds (monotonic). */
 double spira__now_ms(void);

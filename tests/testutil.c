@@ -80,29 +80,40 @@ static void shape_row(const tu_shape *s, int32_t i, unsigned *st, int32_t *ri, i
     }
 }
 
-spira_matrix tu_shape_matrix(spira_context ctx, const tu_shape *s, spira_dtype t, unsigned seed)
+void tu_shape_triplets(const tu_shape *s, unsigned seed, tu_triplets *T)
 {
     unsigned st = seed * 2654435761u + 1;
-    int64_t cap = (int64_t)s->nrows * 12 + 6000 + (int64_t)s->ncols + 4000000 / 1000;
+    int64_t cap = (int64_t)s->nrows * 12 + 6000 + (int64_t)s->ncols;
     if (!strcmp(s->name, "power-law")) cap = (int64_t)s->nrows * 600;
-    int32_t *ri = malloc((size_t)cap * sizeof *ri), *ci = malloc((size_t)cap * sizeof *ci);
-    ck_assert(ri && ci);
+    T->ri = malloc((size_t)cap * sizeof *T->ri);
+    T->ci = malloc((size_t)cap * sizeof *T->ci);
+    ck_assert(T->ri && T->ci);
     int64_t k = 0;
     for (int32_t i = 0; i < s->nrows; i++) {
-        shape_row(s, i, &st, ri, ci, &k);
+        shape_row(s, i, &st, T->ri, T->ci, &k);
         ck_assert_msg(k <= cap, "shape %s overflows its buffer", s->name);
     }
-    double *v = malloc((size_t)(k ? k : 1) * sizeof *v);
-    float *vf = malloc((size_t)(k ? k : 1) * sizeof *vf);
-    for (int64_t e = 0; e < k; e++) vf[e] = (float)(v[e] = tu_uniform(&st, -1, 1));
+    T->v = malloc((size_t)(k ? k : 1) * sizeof *T->v);
+    T->vf = malloc((size_t)(k ? k : 1) * sizeof *T->vf);
+    ck_assert(T->v && T->vf);
+    for (int64_t e = 0; e < k; e++) T->vf[e] = (float)(T->v[e] = tu_uniform(&st, -1, 1));
+    T->nnz = k;
+}
+
+void tu_triplets_free(tu_triplets *T)
+{
+    free(T->ri), free(T->ci), free(T->v), free(T->vf);
+}
+
+spira_matrix tu_shape_matrix(spira_context ctx, const tu_shape *s, spira_dtype t, unsigned seed)
+{
+    tu_triplets T;
+    tu_shape_triplets(s, seed, &T);
     spira_matrix A = NULL;
-    spira_status rc = spira_matrix_from_coo(ctx, s->nrows, s->ncols, k, ri, ci,
-                                            t == SPIRA_R64 ? (void *)v : (void *)vf, t, &A);
+    spira_status rc = spira_matrix_from_coo(ctx, s->nrows, s->ncols, T.nnz, T.ri, T.ci,
+                                            t == SPIRA_R64 ? (void *)T.v : (void *)T.vf, t, &A);
     ck_assert_msg(rc == SPIRA_OK, "shape %s: %s", s->name, spira_last_error(ctx));
-    free(ri);
-    free(ci);
-    free(v);
-    free(vf);
+    tu_triplets_free(&T);
     return A;
 }
 

@@ -23,6 +23,16 @@ typedef struct {
 } tu_shape;
 extern const tu_shape tu_shapes[];
 extern const int tu_nshapes;
+/* The triplets of a fresh random matrix of shape s (values in [-1, 1], exactly
+ * representable in float; duplicates possible), in plain malloc'd arrays. */
+typedef struct {
+    int32_t *ri, *ci;
+    double *v;
+    float *vf;
+    int64_t nnz;
+} tu_triplets;
+void tu_shape_triplets(const tu_shape *s, unsigned seed, tu_triplets *T);
+void tu_triplets_free(tu_triplets *T);
 /* A fresh random matrix of shape s (values in [-1, 1]). */
 spira_matrix tu_shape_matrix(spira_context ctx, const tu_shape *s, spira_dtype t, unsigned seed);
 
@@ -47,5 +57,6 @@ Suite *suite_blas(void);
 Suite *suite_spmv(void);
 Suite *suite_solvers(void);
 Suite *suite_mmio(void);
+Suite *suite_faults(void);
 
 #endif

@@ -99,7 +99,10 @@ extern "C" spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t 
     *dp = NULL;
     cudaError_t e = spira__alloc_should_fail() ? cudaErrorMemoryAllocation
                                                : cudaMalloc(dp, bytes ? bytes : 1);
-    if (e == cudaSuccess) return SPIRA_OK;
+    if (e == cudaSuccess) {
+        spira__alloc_track(1);
+        return SPIRA_OK;
+    }
     cudaGetLastError();
     *dp = NULL;
     size_t free_b = 0, total_b = 0;
@@ -115,7 +118,9 @@ extern "C" spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t 
 extern "C" void spira__cuda_free(spira_context ctx, void *dp)
 {
     (void)ctx;
-    if (dp) cudaFree(dp);
+    if (!dp) return;
+    cudaFree(dp);
+    spira__alloc_track(-1);
 }
 
 extern "C" spira_status spira__cuda_upload(spira_context ctx, void *d, const void *s, size_t b)
