@@ -123,6 +123,13 @@ START_TEST(gpu_out_of_memory)
 }
 END_TEST
 
+/* Two threads, each with its own CUDA context (its own stream and handles), at once. */
+START_TEST(gpu_two_threads)
+{
+    tu_check_two_threads(SPIRA_BACKEND_CUDA);
+}
+END_TEST
+
 int main(void)
 {
     spira_context_opts o = {SPIRA_BACKEND_CUDA, 0, 0};
@@ -140,6 +147,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_formats_on_shapes, 0, tu_nshapes);
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_test(tc, gpu_out_of_memory);
+    tcase_add_test(tc, gpu_two_threads);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);

@@ -7,7 +7,7 @@
 
 int main(void)
 {
-    Suite *(*suites[])(void) = {suite_context, suite_csr, suite_blas, suite_spmv, suite_faults,
+    Suite *(*suites[])(void) = {suite_context, suite_csr, suite_blas, suite_spmv, suite_faults, suite_threads,
                                 suite_solvers};
     tu_seed();
     SRunner *sr = srunner_create(NULL);

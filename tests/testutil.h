@@ -58,5 +58,9 @@ Suite *suite_spmv(void);
 Suite *suite_solvers(void);
 Suite *suite_mmio(void);
 Suite *suite_faults(void);
+Suite *suite_threads(void);
+
+/* Two threads with a context each solve at once and match their lone runs (test_threads.c). */
+void tu_check_two_threads(spira_backend backend);
 
 #endif
