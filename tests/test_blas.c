@@ -89,7 +89,9 @@ START_TEST(mismatches_are_errors)
     ck_assert_int_eq(spira_axpy(1, x, z), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira_dot(x, NULL, &r), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira_copy(NULL, x), SPIRA_ERR_INVALID_ARG);
+    spira_vector_destroy(z);
     ck_assert_int_eq(spira_vector_create(ctx, -1, SPIRA_R64, &z), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_null(z);
     ck_assert_int_eq(spira_nrm2(NULL, &r), SPIRA_ERR_INVALID_ARG);
     spira_vector_destroy(x);
     spira_vector_destroy(y);

@@ -158,9 +158,10 @@ START_TEST(laplacian_rows_sum)
     ck_assert_int_eq(spira_matrix_transpose(A, &T), SPIRA_OK);
     ck_assert_mem_eq(T->csr.col_idx, c->col_idx, (size_t)c->nnz * 4);
     ck_assert_mem_eq(T->csr.val, c->val, (size_t)c->nnz * 8);
-    ck_assert_int_eq(spira_matrix_laplacian(ctx, 4, 6, SPIRA_R64, &T), SPIRA_ERR_INVALID_ARG);
-    spira_matrix_destroy(A);
     spira_matrix_destroy(T);
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 4, 6, SPIRA_R64, &T), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_null(T);
+    spira_matrix_destroy(A);
     spira_context_destroy(ctx);
 }
 END_TEST
