@@ -2,12 +2,14 @@
  * csr.c - the canonical host CSR: building it from COO or caller arrays (validated,
  * columns sorted, duplicates summed), transposing it, and the CPU reference SpMV.
  *
- * Sorting is two stable counting sorts (by column, then by row), O(nnz + n), so the
- * columns of each row come out ordered without a comparison sort.
+ * Building is a stable counting sort by row, then a sort of each row that is out of
+ * order; memory is O(nnz + rows) whatever the number of columns (a 10 x 2e9 matrix with
+ * a few entries must not allocate per column).
  */
 #include "spira_impl.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 spira_status spira__check_dims(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz)
@@ -77,6 +79,55 @@ static void csr_merge_duplicates(spira__csr *A)
     A->nnz = w; /* the arrays keep their original size; the tail is unused */
 }
 
+typedef struct {
+    int32_t col, pos;
+} col_pos;
+
+static int col_pos_cmp(const void *a, const void *b)
+{
+    const col_pos *x = a, *y = b;
+    if (x->col != y->col) return x->col < y->col ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos); /* stable: duplicates keep input order */
+}
+
+/* Sort the columns of each row (values alongside). Rows already in order are left alone;
+ * the others go through one buffer sized by the longest row, so memory stays O(nnz + rows)
+ * whatever the number of columns. */
+static spira_status csr_sort_rows(spira_context ctx, spira__csr *A)
+{
+    int32_t longest = 0;
+    for (int32_t i = 0; i < A->nrows; i++) {
+        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
+        for (int32_t k = A->row_ptr[i] + 1; k < A->row_ptr[i + 1]; k++)
+            if (A->col_idx[k] < A->col_idx[k - 1]) {
+                if (len > longest) longest = len;
+                break;
+            }
+    }
+    if (longest == 0) return SPIRA_OK;
+    size_t es = spira_dtype_size(A->dtype);
+    col_pos *cp = NULL;
+    char *vals = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&cp, (size_t)longest, sizeof *cp, "row sort keys");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&vals, (size_t)longest, es, "row sort values");
+    for (int32_t i = 0; s == SPIRA_OK && i < A->nrows; i++) {
+        int32_t b = A->row_ptr[i], len = A->row_ptr[i + 1] - b, sorted = 1;
+        for (int32_t k = 1; k < len && sorted; k++) sorted = A->col_idx[b + k] >= A->col_idx[b + k - 1];
+        if (sorted) continue;
+        for (int32_t k = 0; k < len; k++) cp[k] = (col_pos){A->col_idx[b + k], k};
+        qsort(cp, (size_t)len, sizeof *cp, col_pos_cmp);
+        char *v = (char *)A->val + (size_t)b * es;
+        memcpy(vals, v, (size_t)len * es);
+        for (int32_t k = 0; k < len; k++) {
+            A->col_idx[b + k] = cp[k].col;
+            memcpy(v + (size_t)k * es, vals + (size_t)cp[k].pos * es, es);
+        }
+    }
+    spira__free(cp);
+    spira__free(vals);
+    return s;
+}
+
 spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz,
                                  const int32_t *ri, const int32_t *ci, const void *val,
                                  spira_dtype dtype, spira__csr *out)
@@ -94,44 +145,33 @@ spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols
                                 "(0-based)",
                                 (long long)k, ri[k], ci[k], (long long)nrows, (long long)ncols);
     }
-    int32_t *colstart = NULL, *bycol = NULL;
-    spira_status s = spira__alloc(ctx, (void **)&colstart, (size_t)ncols + 1, sizeof(int32_t),
-                                  "column counts");
-    if (s == SPIRA_OK)
-        s = spira__alloc(ctx, (void **)&bycol, (size_t)nnz, sizeof(int32_t), "column order");
-    if (s == SPIRA_OK) s = csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype);
-    if (s != SPIRA_OK) goto done;
-
-    /* pass 1: entries in column order (stable) */
-    memset(colstart, 0, ((size_t)ncols + 1) * sizeof(int32_t));
-    for (int64_t k = 0; k < nnz; k++) colstart[ci[k] + 1]++;
-    for (int32_t j = 0; j < ncols; j++) colstart[j + 1] += colstart[j];
-    for (int64_t k = 0; k < nnz; k++) bycol[colstart[ci[k]]++] = (int32_t)k;
-
-    /* pass 2: scatter by row, visiting in column order, so each row is column-sorted */
+    int32_t *next = NULL;
+    SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype));
+    spira_status s = spira__alloc(ctx, (void **)&next, (size_t)nrows + 1, sizeof(int32_t),
+                                  "row cursors");
+    if (s != SPIRA_OK) {
+        spira__csr_free(out);
+        return s;
+    }
+    /* a stable counting sort by row, then each row sorted by column */
     int32_t *rp = out->row_ptr;
     memset(rp, 0, ((size_t)nrows + 1) * sizeof(int32_t));
     for (int64_t k = 0; k < nnz; k++) rp[ri[k] + 1]++;
     for (int32_t i = 0; i < nrows; i++) rp[i + 1] += rp[i];
-    int32_t *next = NULL;
-    s = spira__alloc(ctx, (void **)&next, (size_t)nrows + 1, sizeof(int32_t), "row cursors");
-    if (s != SPIRA_OK) {
-        spira__csr_free(out);
-        goto done;
-    }
     memcpy(next, rp, ((size_t)nrows + 1) * sizeof(int32_t));
-    for (int64_t t = 0; t < nnz; t++) {
-        int32_t k = bycol[t];
+    for (int64_t k = 0; k < nnz; k++) {
         int32_t pos = next[ri[k]]++;
         out->col_idx[pos] = ci[k];
         spira__set(out->val, dtype, pos, val ? spira__get(val, dtype, k) : 1.0);
     }
     spira__free(next);
+    s = csr_sort_rows(ctx, out);
+    if (s != SPIRA_OK) {
+        spira__csr_free(out);
+        return s;
+    }
     csr_merge_duplicates(out);
-done:
-    spira__free(colstart);
-    spira__free(bycol);
-    return s;
+    return SPIRA_OK;
 }
 
 spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t ncols,

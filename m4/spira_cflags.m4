@@ -11,6 +11,12 @@ AC_DEFUN([AX_SPIRA_CFLAGS], [
   SANITIZER_FLAGS=
   AS_IF([test "x$enable_sanitizers" = xyes],
     [SANITIZER_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"])
+  AC_ARG_ENABLE([fuzzing],
+    [AS_HELP_STRING([--enable-fuzzing], [build libFuzzer targets (needs CC=clang; implies sanitizers)])],
+    [], [enable_fuzzing=no])
+  AS_IF([test "x$enable_fuzzing" = xyes],
+    [SANITIZER_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"])
+  AM_CONDITIONAL([FUZZING], [test "x$enable_fuzzing" = xyes])
   AC_SUBST([SPIRA_CFLAGS])
   AC_SUBST([SANITIZER_FLAGS])
 ])

@@ -14,3 +14,21 @@ tests_check_gpu_SOURCES = tests/gpu_main.c $(TEST_COMMON) tests/test_threads.c
 tests_check_gpu_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_gpu_LDADD = libspira_core.la $(CHECK_LIBS)
 AM_TESTS_ENVIRONMENT = SPIRA_DATA='$(abs_top_srcdir)/data'; export SPIRA_DATA;
+
+# Fuzz targets. The corpus replay runs in every `make check` (any compiler); the real
+# fuzzers are built with ./configure CC=clang --enable-fuzzing (see tests/fuzz/README.md).
+FUZZ_TARGETS = csr
+if HAVE_CHECK
+check_PROGRAMS += tests/fuzz/replay-csr
+TESTS += tests/fuzz/replay-csr
+endif
+tests_fuzz_replay_csr_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_csr.c
+tests_fuzz_replay_csr_CPPFLAGS = $(AM_CPPFLAGS) -DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/csr"'
+tests_fuzz_replay_csr_LDADD = libspira_core.la
+if FUZZING
+noinst_PROGRAMS += tests/fuzz/fuzz-csr
+tests_fuzz_fuzz_csr_SOURCES = tests/fuzz/fuzz_csr.c
+tests_fuzz_fuzz_csr_LDADD = libspira_core.la
+tests_fuzz_fuzz_csr_LDFLAGS = -fsanitize=fuzzer
+endif
+EXTRA_DIST += tests/fuzz/README.md tests/corpus

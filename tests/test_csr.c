@@ -116,6 +116,26 @@ START_TEST(sizes_beyond_int32)
 }
 END_TEST
 
+/* Few entries in very many columns: built without per-column work or memory. */
+START_TEST(very_wide_matrix)
+{
+    spira_context ctx = cpu();
+    int32_t ri[] = {1, 0, 1, 1}, ci[] = {2000000000, 7, 5, 2000000000};
+    double v[] = {1, 2, 3, 4};
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 2, INT32_MAX, 4, ri, ci, v, SPIRA_R64, &A), SPIRA_OK);
+    int32_t rp[3], cc[3];
+    double vv[3];
+    spira_matrix_get_csr(A, rp, cc, vv);
+    ck_assert_int_eq(rp[2], 3);
+    ck_assert_int_eq(cc[1], 5);
+    ck_assert_int_eq(cc[2], 2000000000);
+    ck_assert_double_eq(vv[2], 5.0);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(transpose_twice_is_identity)
 {
     spira_context ctx = cpu();
@@ -207,6 +227,7 @@ Suite *suite_csr(void)
     tcase_add_test(tc, csr_validation);
     tcase_add_test(tc, sizes_beyond_int32);
     tcase_add_test(tc, laplacian_rows_sum);
+    tcase_add_test(tc, very_wide_matrix);
     tcase_add_loop_test(tc, transpose_twice_is_identity, 0, tu_nshapes);
     tcase_add_loop_test(tc, reference_spmv_float_vs_double, 0, tu_nshapes);
     suite_add_tcase(s, tc);
