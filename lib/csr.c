@@ -204,8 +204,8 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
     if (sorted) {
         SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype));
         memcpy(out->row_ptr, rp, ((size_t)nrows + 1) * sizeof(int32_t));
-        memcpy(out->col_idx, ci, (size_t)nnz * sizeof(int32_t));
-        if (val) memcpy(out->val, val, (size_t)nnz * spira_dtype_size(dtype));
+        if (nnz) memcpy(out->col_idx, ci, (size_t)nnz * sizeof(int32_t));
+        if (val && nnz) memcpy(out->val, val, (size_t)nnz * spira_dtype_size(dtype));
         else
             for (int64_t k = 0; k < nnz; k++) spira__set(out->val, dtype, k, 1.0);
         return SPIRA_OK;
