@@ -2,8 +2,9 @@
  * blas.c - BLAS-1 behind one API: cuBLAS on the CUDA backend (lib/cuda/blas.cu), plain
  * loops on the CPU. Solvers call only these, so they never see the device.
  *
- * The CPU loops accumulate dots in double in both precisions; cuBLAS accumulates in the
- * vector's precision. Tests bound the difference per precision.
+ * The CPU loops accumulate dots in double in both precisions, in a fixed order, so CPU
+ * results are bitwise reproducible; cuBLAS accumulates in the vector's precision and is
+ * reproducible on one GPU model (its atomics mode stays off). Tests bound the difference.
  */
 #include "spira_impl.h"
 #include "cuda/gateway.h"
@@ -13,13 +14,25 @@
 
 #define GPU(v) ((v)->ctx->backend == SPIRA_BACKEND_CUDA)
 
+/* Dots are summed in this many fixed chunks (see dot_##S). */
+#define DOT_CHUNKS 64
+
 /* One loop per operation, instantiated for float and double. */
 #define SPIRA__CPU_BLAS(T, S)                                                            \
     static double dot_##S(int32_t n, const T *x, const T *y)                             \
     {                                                                                    \
+        /* fixed chunks summed in order: the same bits whatever the thread count */      \
+        double part[DOT_CHUNKS] = {0};                                                   \
+        int32_t len = n / DOT_CHUNKS + 1;                                                \
+        _Pragma("omp parallel for schedule(static) if (n > 100000)")                     \
+        for (int c = 0; c < DOT_CHUNKS; c++) {                                           \
+            int64_t lo = (int64_t)c * len, hi = lo + len < n ? lo + len : n;             \
+            double s = 0;                                                                \
+            for (int64_t i = lo; i < hi; i++) s += (double)x[i] * y[i];                  \
+            part[c] = s;                                                                 \
+        }                                                                                \
         double s = 0;                                                                    \
-        _Pragma("omp parallel for reduction(+ : s) if (n > 100000)")                     \
-        for (int32_t i = 0; i < n; i++) s += (double)x[i] * y[i];                        \
+        for (int c = 0; c < DOT_CHUNKS; c++) s += part[c];                               \
         return s;                                                                        \
     }                                                                                    \
     static double nrm2_##S(int32_t n, const T *x)                                        \
