@@ -32,3 +32,11 @@ tests_fuzz_fuzz_csr_LDADD = libspira_core.la
 tests_fuzz_fuzz_csr_LDFLAGS = -fsanitize=fuzzer
 endif
 EXTRA_DIST += tests/fuzz/README.md tests/corpus
+
+# valgrind memcheck over the CPU suites (not part of `make check`: slow). Check runs
+# without fork here so valgrind sees every test in one process.
+check-valgrind: $(check_PROGRAMS)
+	CK_FORK=no SPIRA_DATA='$(abs_top_srcdir)/data' OMP_NUM_THREADS=1 $(LIBTOOL) --mode=execute \
+	  valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	  --error-exitcode=1 tests/check_spira
+.PHONY: check-valgrind
