@@ -1,0 +1,1 @@
+EXTRA_DIST += bench/cupy_cg.py
