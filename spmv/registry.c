@@ -4,6 +4,7 @@
  */
 #include "spmv.h"
 #include "spmv_gpu.h"
+#include "cusparse_row.h"
 
 #include <string.h>
 
@@ -19,6 +20,11 @@ static const spira__format formats[] = {
     {"csr-scalar", "CSR, one thread per row (Bell & Garland 2008)", spira__csr_borrow,
      spira__csr_layout_apply, spira__csr_layout_bytes, NULL,
      GPU_OPS(spira__csr_dev_upload, spira__csr_scalar_apply, spira__csr_dev_destroy)},
+    {"cusparse",
+     "cuSPARSE generic SpMV on CSR, the baseline every benchmark compares with (CUDA only; "
+     "alg=2: CSR_ALG2, deterministic; the default ALG_DEFAULT may not be)",
+     spira__cusparse_convert, NULL, spira__cusparse_bytes, spira__cusparse_destroy_layout,
+     GPU_OPS(spira__cusparse_upload, spira__cusparse_apply, spira__cusparse_dev_destroy)},
 };
 
 int spira__format_total(void)
