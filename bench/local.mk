@@ -1,0 +1,2 @@
+# bench/: the SpMV benchmark scripts (run on the GPU machine; results go under bench/results/)
+EXTRA_DIST += bench/run-spmv.sh bench/plot-spmv.py

@@ -11,10 +11,13 @@
 /* The device slots of a row; empty in a build without CUDA, where the dispatcher reports
  * that the format has no kernel in this build. */
 #ifdef HAVE_CUDA
-#define GPU_OPS(upload, apply, destroy) upload, apply, destroy
+#define GPU_SLOTS(upload, apply, destroy) upload, apply, destroy
 #else
-#define GPU_OPS(upload, apply, destroy) NULL, NULL, NULL
+#define GPU_SLOTS(upload, apply, destroy) NULL, NULL, NULL
 #endif
+/* The last slots of a row: device ops, then the optional stats line (none for most). */
+#define GPU_OPS(upload, apply, destroy) GPU_SLOTS(upload, apply, destroy), NULL
+#define GPU_OPS_STATS(upload, apply, destroy, stats) GPU_SLOTS(upload, apply, destroy), stats
 
 static const spira__format formats[] = {
     {"csr-scalar", "CSR, one thread per row (Bell & Garland 2008)", spira__csr_borrow,
