@@ -5,6 +5,7 @@
 #include "spmv.h"
 #include "spmv_gpu.h"
 #include "cusparse_row.h"
+#include "pkt.h"
 
 #include <string.h>
 
@@ -28,6 +29,13 @@ static const spira__format formats[] = {
      "alg=2: CSR_ALG2, deterministic; the default ALG_DEFAULT may not be)",
      spira__cusparse_convert, NULL, spira__cusparse_bytes, spira__cusparse_destroy_layout,
      GPU_OPS(spira__cusparse_upload, spira__cusparse_apply, spira__cusparse_dev_destroy)},
+    {"pkt",
+     "packet format (Bell & Garland 2008): rows partitioned (METIS, or RCM blocks) into "
+     "packets whose x slice sits in shared memory, rows packed onto threads, remainder in "
+     "COO; square matrices (partition=metis|rcm, rows=N, threads=N)",
+     spira__pkt_convert, spira__pkt_host_apply, spira__pkt_bytes, spira__pkt_destroy,
+     GPU_OPS_STATS(spira__pkt_upload, spira__pkt_apply, spira__pkt_dev_destroy,
+                   spira__pkt_stats)},
 };
 
 int spira__format_total(void)

@@ -47,5 +47,6 @@ Suite *suite_blas(void);
 Suite *suite_spmv(void);
 Suite *suite_solvers(void);
 Suite *suite_mmio(void);
+Suite *suite_pkt(void);
 
 #endif
