@@ -119,6 +119,18 @@ spira__cache_entry *spira__matrix_cache_find(spira_matrix A, const char *key)
     return NULL;
 }
 
+void spira__matrix_cache_drop(spira_matrix A, const char *key)
+{
+    for (spira__cache_entry **pe = &A->cache; *pe; pe = &(*pe)->next) {
+        spira__cache_entry *e = *pe;
+        if (strcmp(e->key, key) != 0) continue;
+        *pe = e->next;
+        if (e->destroy) e->destroy(e->plan);
+        spira__free(e);
+        return;
+    }
+}
+
 spira_status spira__matrix_cache_put(spira_matrix A, const char *key, void *plan,
                                      void (*destroy)(void *), double build_ms,
                                      spira__cache_entry **entry)

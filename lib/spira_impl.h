@@ -141,6 +141,9 @@ spira__cache_entry *spira__matrix_cache_find(spira_matrix A, const char *key);
 spira_status spira__matrix_cache_put(spira_matrix A, const char *key, void *plan,
                                      void (*destroy)(void *), double build_ms,
                                      spira__cache_entry **entry);
+/* Remove and destroy the entry with key, if any (benchmarks free one format's plan
+ * before building the next). */
+void spira__matrix_cache_drop(spira_matrix A, const char *key);
 /* Wrap a canonical CSR (taken over) into a new matrix handle. */
 spira_status spira__matrix_wrap(spira_context ctx, spira__csr *csr, int symmetric,
                                 spira_matrix *A);

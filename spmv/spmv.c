@@ -75,10 +75,22 @@ static spira_status plan_build(spira_matrix A, const spira__format *f, spira__sp
     return SPIRA_OK;
 }
 
+static void plan_key(spira_matrix A, char *key, size_t len)
+{
+    snprintf(key, len, "spmv:%s:%s", A->format, A->format_opts);
+}
+
+void spira__spmv_plan_drop(spira_matrix A)
+{
+    char key[sizeof A->cache->key];
+    plan_key(A, key, sizeof key);
+    spira__matrix_cache_drop(A, key);
+}
+
 spira_status spira__spmv_plan_get(spira_matrix A, spira__spmv_plan **plan)
 {
     char key[sizeof A->cache->key];
-    snprintf(key, sizeof key, "spmv:%s:%s", A->format, A->format_opts);
+    plan_key(A, key, sizeof key);
     spira__cache_entry *e = spira__matrix_cache_find(A, key);
     if (!e) {
         const spira__format *f = spira__format_find(A->format);

@@ -34,6 +34,9 @@ typedef struct spira__format {
     spira_status (*apply)(spira_context ctx, void *dev, double alpha, const void *dx,
                           double beta, void *dy);
     void (*destroy_dev)(spira_context ctx, void *dev);
+    /* Optional (NULL for most rows): a line about the layout for benchmarks, e.g. PKT's
+     * partition quality. The string lives in the layout. */
+    const char *(*stats)(const void *layout);
 } spira__format;
 
 /* The registry (registry.c). */
@@ -54,6 +57,8 @@ typedef struct {
 
 /* The plan of A's selected format, built on first call. */
 spira_status spira__spmv_plan_get(spira_matrix A, spira__spmv_plan **plan);
+/* Destroy the cached plan of A's selected format (and options), if built. */
+void spira__spmv_plan_drop(spira_matrix A);
 /* y <- alpha A x + beta y with a built plan; x, y raw pointers where ctx computes. */
 spira_status spira__spmv_apply(spira__spmv_plan *p, double alpha, const void *x, double beta,
                                void *y);

@@ -17,6 +17,18 @@ void spira__csr_dev_destroy(spira_context ctx, void *dev);
 spira_status spira__csr_scalar_apply(spira_context ctx, void *dev, double alpha, const void *x,
                                      double beta, void *y);
 
+/* cuSPARSE generic SpMV (cusparse_gpu.cu) */
+spira_status spira__cusparse_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__cusparse_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                                   double beta, void *y);
+void spira__cusparse_dev_destroy(spira_context ctx, void *dev);
+
+/* packet format (pkt_gpu.cu) */
+spira_status spira__pkt_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__pkt_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                              double beta, void *y);
+void spira__pkt_dev_destroy(spira_context ctx, void *dev);
+
 #ifdef __cplusplus
 }
 #endif

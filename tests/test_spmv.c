@@ -1,6 +1,7 @@
 /* test_spmv.c - every format's conversion and layout reference against the CSR reference
  * (CPU backend), on fresh random matrices of awkward shapes and on bundled real ones. */
 #include "testutil.h"
+#include "cusparse_row.h"
 
 #include <string.h>
 
@@ -81,6 +82,41 @@ START_TEST(plan_cached)
 }
 END_TEST
 
+/* The cusparse row: CPU-only contexts are told it needs CUDA; its options parse to the
+ * algorithm (0 default, 2 = CSR_ALG2) and anything else is refused with the value. */
+START_TEST(cusparse_row_options)
+{
+    spira_context ctx = cpu();
+    spira_matrix A;
+    spira_vector x, y;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 6, SPIRA_R64, &A), SPIRA_OK);
+    spira_vector_create(ctx, 36, SPIRA_R64, &x);
+    spira_vector_create(ctx, 36, SPIRA_R64, &y);
+    ck_assert_int_eq(spira_matrix_set_format(A, "cusparse", "alg=2"), SPIRA_OK);
+    ck_assert_int_eq(spira_spmv(1, A, x, 0, y), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "needs the CUDA backend"));
+    const char *opts[] = {"", "alg=2", "alg=0", "alg=1", "alg=two"};
+    const int want[] = {0, 2, 0, -1, -1};
+    for (int k = 0; k < 5; k++) {
+        void *L = NULL;
+        spira_status s = spira__cusparse_convert(ctx, &A->csr, opts[k], &L);
+        if (want[k] < 0) {
+            ck_assert_int_eq(s, SPIRA_ERR_INVALID_ARG);
+            ck_assert_ptr_null(L);
+            continue;
+        }
+        ck_assert_int_eq(s, SPIRA_OK);
+        ck_assert_int_eq(((spira__cusparse_layout *)L)->alg, want[k]);
+        ck_assert_uint_eq(spira__cusparse_bytes(L), spira__csr_layout_bytes(&A->csr));
+        spira__cusparse_destroy_layout(L);
+    }
+    spira_vector_destroy(x);
+    spira_vector_destroy(y);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_spmv(void)
 {
     Suite *s = suite_create("spmv");
@@ -90,6 +126,7 @@ Suite *suite_spmv(void)
     tcase_add_test(tc, unknown_format_lists_names);
     tcase_add_test(tc, spmv_checks_sizes);
     tcase_add_test(tc, plan_cached);
+    tcase_add_test(tc, cusparse_row_options);
     suite_add_tcase(s, tc);
     return s;
 }

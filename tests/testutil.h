@@ -62,5 +62,6 @@ Suite *suite_threads(void);
 
 /* Two threads with a context each solve at once and match their lone runs (test_threads.c). */
 void tu_check_two_threads(spira_backend backend);
+Suite *suite_pkt(void);
 
 #endif

@@ -1,0 +1,418 @@
+/*
+ * spira-spmv - the SpMV benchmark: every selected format on one matrix, in one run, with
+ * cuSPARSE measured beside it.
+ *
+ * For each format: setup (host conversion + device upload, in ms and in SpMV-equivalents),
+ * the median SpMV time over --reps runs after --warmup runs (CUDA events around each run on
+ * the context's stream; the wall clock on the CPU backend), GFLOP/s = 2 nnz / t, effective
+ * GB/s = (matrix bytes as the format reads them, padding included + x read once + y
+ * written once) / t with beta = 0, the speedup over `cusparse` (t_cusparse / t), the
+ * matrix's bytes, and the largest error against the CPU double reference,
+ * max_i |y_i - ref_i| / (|A| |x|)_i, with y poisoned (NaN) before the run. A format that
+ * refuses the matrix gets a row with its reason. It links the library's internals
+ * (libspira_core) for the plan's timings and the event timer.
+ *
+ * Exit status: 0, 1 if a format failed (not a refusal) or exceeded the error bound, 2 for
+ * bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
+#include "cli.h"
+#include "spmv.h"
+#include "cuda/gateway.h"
+
+#include <float.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: spira-spmv [options] A.mtx[.gz]\n"
+            "       spira-spmv [options] --laplacian DIM:N   (DIM 2 or 3, an N^DIM grid)\n"
+            "       spira-spmv --list-formats\n"
+            "       spira-spmv --copy-bandwidth[=MIB] [--backend NAME]\n"
+            "Time y = A x with each SpMV format and compare with cuSPARSE and the CPU reference.\n"
+            "  --formats LIST       'all' (default) or a comma list of NAME[:OPTIONS]; OPTIONS\n"
+            "                       are key=value pairs, e.g. pkt:partition=rcm,cusparse:alg=2\n"
+            "  --precision s|d      single or double (default d)\n"
+            "  --reps N             timed runs per format (default 100); the median is reported\n"
+            "  --warmup N           untimed runs first (default 5)\n"
+            "  --backend NAME       auto (default), cpu, cuda\n"
+            "  --csv                comma-separated output with a header line\n"
+            "  --copy-bandwidth[=MIB]  also time a device-to-device copy of MIB MiB (default\n"
+            "                       1024): (bytes read + written) / t, the bandwidth to compare\n"
+            "                       GB/s with\n"
+            "  --list-formats       every registered format with its description\n"
+            "  --help               this text\n");
+}
+
+typedef struct {
+    char name[32];
+    char opts[64];
+} fmt_item;
+
+/* "a,b:k=v,k2=v2,c" -> {a,""}, {b,"k=v,k2=v2"}, {c,""}: an item with '=' and no ':' is
+ * one more option of the item before it (format names never contain '='). */
+static int parse_formats(const char *list, fmt_item *items, int cap)
+{
+    int n = 0;
+    char *copy = strdup(list), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':');
+        if (!colon && strchr(tok, '=') && n > 0) {
+            fmt_item *p = &items[n - 1];
+            size_t len = strlen(p->opts);
+            snprintf(p->opts + len, sizeof p->opts - len, "%s%s", len ? "," : "", tok);
+            continue;
+        }
+        if (!strcmp(tok, "all")) {
+            for (int i = 0; i < spira_format_count() && n < cap; i++) {
+                const char *name;
+                spira_format_describe(i, &name, NULL);
+                snprintf(items[n].name, sizeof items[n].name, "%s", name);
+                items[n++].opts[0] = 0;
+            }
+            continue;
+        }
+        if (n == cap) break;
+        if (colon) *colon = 0;
+        snprintf(items[n].name, sizeof items[n].name, "%s", tok);
+        snprintf(items[n].opts, sizeof items[n].opts, "%s", colon ? colon + 1 : "");
+        n++;
+    }
+    free(copy);
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* One run of the plan timed on the backend's clock. */
+static spira_status timed_apply(spira_context ctx, spira__spmv_plan *p, spira_cuda_timer *tm,
+                                const void *x, void *y, double *ms)
+{
+    if (!tm) {
+        double t0 = spira__now_ms();
+        spira_status s = spira__spmv_apply(p, 1.0, x, 0.0, y);
+        *ms = spira__now_ms() - t0;
+        return s;
+    }
+    SPIRA__TRY(spira__cuda_timer_start(ctx, tm));
+    SPIRA__TRY(spira__spmv_apply(p, 1.0, x, 0.0, y));
+    return spira__cuda_timer_stop(ctx, tm, ms);
+}
+
+/* Device-to-device copy bandwidth: median over reps of 2 * bytes / t, in GB/s. */
+static spira_status copy_bandwidth(spira_context ctx, size_t bytes, int reps, double *gbs)
+{
+    int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
+    void *a = NULL, *b = NULL;
+    spira_cuda_timer *tm = NULL;
+    double *t = calloc((size_t)reps, sizeof *t);
+    if (!t) return SPIRA_ERR_NOMEM;
+    spira_status s = spira__mem_alloc(ctx, &a, bytes, "copy-bandwidth source");
+    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, &b, bytes, "copy-bandwidth destination");
+    if (s == SPIRA_OK && gpu) s = spira__cuda_timer_create(ctx, &tm);
+    if (s == SPIRA_OK && gpu) s = spira__cuda_fill(ctx, (int32_t)(bytes / 8), SPIRA_R64, a, 1.0);
+    if (s == SPIRA_OK && !gpu) memset(a, 1, bytes);
+    for (int r = -2; r < reps && s == SPIRA_OK; r++) { /* two untimed copies first */
+        double ms = 0;
+        if (gpu) {
+            s = spira__cuda_timer_start(ctx, tm);
+            if (s == SPIRA_OK) s = spira__cuda_copy(ctx, b, a, bytes);
+            if (s == SPIRA_OK) s = spira__cuda_timer_stop(ctx, tm, &ms);
+        } else {
+            double t0 = spira__now_ms();
+            memcpy(b, a, bytes);
+            ms = spira__now_ms() - t0;
+        }
+        if (r >= 0) t[r] = ms;
+    }
+    if (s == SPIRA_OK) *gbs = 2.0 * (double)bytes / (median(t, reps) * 1e6);
+    spira__cuda_timer_destroy(tm);
+    spira__mem_free(ctx, a);
+    spira__mem_free(ctx, b);
+    free(t);
+    return s;
+}
+
+/* A CSV field, quoted when it holds a comma or a quote. */
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"') putchar('"');
+        putchar(*s == '\n' ? ' ' : *s);
+    }
+    putchar('"');
+}
+
+typedef struct {
+    int ok;             /* measured */
+    const char *status; /* "ok", "refused", "error", "WRONG" */
+    char note[512];     /* refusal reason, error message or the format's stats */
+    double convert_ms, upload_ms, spmv_ms, spmv_min_ms, err;
+    size_t bytes;
+} result;
+
+/* Time one format. ref is the double reference, scale (|A||x|)_i, ybuf host scratch. */
+static void bench_format(spira_context ctx, spira_matrix A, const fmt_item *it, spira_vector x,
+                         spira_vector y, const double *ref, const double *scale, double *ybuf,
+                         int warmup, int reps, double tol, result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->status = "error";
+    spira_status s = spira_matrix_set_format(A, it->name, it->opts);
+    spira__spmv_plan *p = NULL;
+    if (s == SPIRA_OK) s = spira__spmv_plan_get(A, &p);
+    if (s != SPIRA_OK) {
+        r->status = s == SPIRA_ERR_UNSUPPORTED ? "refused" : "error";
+        snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
+        return;
+    }
+    r->convert_ms = p->convert_ms;
+    r->upload_ms = p->upload_ms;
+    r->bytes = p->bytes;
+    int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
+    spira_cuda_timer *tm = NULL;
+    double *t = calloc((size_t)reps, sizeof *t);
+    int32_t m = A->csr.nrows;
+    if (!t) s = spira__error(ctx, SPIRA_ERR_NOMEM, "timing buffer");
+    if (s == SPIRA_OK && gpu) s = spira__cuda_timer_create(ctx, &tm);
+    /* correctness first, on a poisoned y */
+    if (s == SPIRA_OK) s = spira_vector_fill(y, NAN);
+    if (s == SPIRA_OK) s = spira__spmv_apply(p, 1.0, x->data, 0.0, y->data);
+    if (s == SPIRA_OK) s = spira_vector_get_f64(y, ybuf);
+    if (s == SPIRA_OK) {
+        double e = 0;
+        for (int32_t i = 0; i < m; i++) {
+            double d = fabs(ybuf[i] - ref[i]);
+            d = isnan(d) ? INFINITY : scale[i] > 0 ? d / scale[i] : d;
+            if (d > e) e = d;
+        }
+        r->err = e;
+    }
+    for (int k = 0; k < warmup && s == SPIRA_OK; k++) {
+        double ms;
+        s = timed_apply(ctx, p, tm, x->data, y->data, &ms);
+    }
+    for (int k = 0; k < reps && s == SPIRA_OK; k++)
+        s = timed_apply(ctx, p, tm, x->data, y->data, &t[k]);
+    if (s == SPIRA_OK) {
+        r->spmv_ms = median(t, reps);
+        r->spmv_min_ms = t[0];
+        r->ok = 1;
+        r->status = r->err <= tol ? "ok" : "WRONG";
+        const char *st = p->fmt->stats ? p->fmt->stats(p->layout) : NULL;
+        snprintf(r->note, sizeof r->note, "%s", st ? st : "");
+    } else {
+        snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
+    }
+    spira__cuda_timer_destroy(tm);
+    free(t);
+    spira__spmv_plan_drop(A); /* its device memory goes before the next format's */
+}
+
+int main(int argc, char **argv)
+{
+    cli_prog = "spira-spmv";
+    static const struct option longopts[] = {
+        {"formats", required_argument, 0, 'f'},   {"precision", required_argument, 0, 'p'},
+        {"reps", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'w'},
+        {"backend", required_argument, 0, 'B'},   {"csv", no_argument, 0, 'c'},
+        {"laplacian", required_argument, 0, 'L'}, {"list-formats", no_argument, 0, 'l'},
+        {"copy-bandwidth", optional_argument, 0, 'C'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char *formats = "all", *lap = NULL;
+    spira_context_opts copts = {SPIRA_BACKEND_AUTO, 0, 0};
+    spira_dtype dtype = SPIRA_R64;
+    long reps = 100, warmup = 5, copy_mib = 0;
+    int csv = 0, c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f': formats = optarg; break;
+        case 'p': dtype = cli_precision(optarg); break;
+        case 'r': reps = cli_long("--reps", optarg); break;
+        case 'w': warmup = cli_long("--warmup", optarg); break;
+        case 'B': copts.backend = cli_backend(optarg); break;
+        case 'c': csv = 1; break;
+        case 'L': lap = optarg; break;
+        case 'C': copy_mib = optarg ? cli_long("--copy-bandwidth", optarg) : 1024; break;
+        case 'l':
+            for (int i = 0; i < spira_format_count(); i++) {
+                const char *name, *desc;
+                spira_format_describe(i, &name, &desc);
+                printf("%-14s %s\n", name, desc);
+            }
+            return 0;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    int have_matrix = optind < argc || lap;
+    if ((optind < argc && lap) || optind + 1 < argc || (!have_matrix && copy_mib <= 0) ||
+        reps < 1 || warmup < 0 || copy_mib < 0 || copy_mib > 16384) {
+        usage(stderr);
+        return 2;
+    }
+    spira_context ctx;
+    cli_check(ctx, spira_context_create(&ctx, &copts), "creating the context");
+    int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
+    double copy_gbs = 0;
+    if (copy_mib > 0)
+        cli_check(ctx, copy_bandwidth(ctx, (size_t)copy_mib << 20, 20, &copy_gbs),
+                  "measuring the copy bandwidth");
+    if (!have_matrix) {
+        printf("%s: copy bandwidth %.1f GB/s (%ld MiB buffer, read + written, median of 20)\n",
+               spira_context_device_name(ctx), copy_gbs, copy_mib);
+        spira_context_destroy(ctx);
+        return 0;
+    }
+
+    spira_matrix A;
+    char source[512];
+    if (lap) {
+        int dim = 0;
+        long n = 0;
+        if (sscanf(lap, "%d:%ld", &dim, &n) != 2) {
+            fprintf(stderr, "spira-spmv: --laplacian wants DIM:N, e.g. 2:1000\n");
+            return 2;
+        }
+        cli_check(ctx, spira_matrix_laplacian(ctx, dim, n, dtype, &A), "generating the Laplacian");
+        snprintf(source, sizeof source, "laplacian%dd-%ld", dim, n);
+    } else {
+        cli_check(ctx, spira_matrix_read_mm(ctx, argv[optind], dtype, &A), argv[optind]);
+        const char *base = strrchr(argv[optind], '/');
+        snprintf(source, sizeof source, "%s", base ? base + 1 : argv[optind]);
+    }
+    const spira__csr *csr = &A->csr;
+    int32_t m = csr->nrows, n = csr->ncols;
+
+    /* the format list; on CUDA, cuSPARSE with default options is always measured first */
+    enum { CAP = 64 };
+    fmt_item items[CAP + 1];
+    int nf = parse_formats(formats, items + 1, CAP), base = 1;
+    for (int i = 1; i <= nf; i++)
+        if (!strcmp(items[i].name, "cusparse") && !items[i].opts[0]) {
+            fmt_item tmp = items[i];
+            memmove(items + 2, items + 1, (size_t)(i - 1) * sizeof *items);
+            items[1] = tmp;
+        }
+    if (gpu && (nf == 0 || strcmp(items[1].name, "cusparse") || items[1].opts[0])) {
+        snprintf(items[0].name, sizeof items[0].name, "cusparse");
+        items[0].opts[0] = 0;
+        base = 0;
+    }
+
+    /* x fixed and exactly representable in float, so both precisions see one input */
+    double *x = malloc(((size_t)n + 1) * sizeof *x), *ref = malloc(((size_t)m + 1) * sizeof *ref);
+    double *scale = malloc(((size_t)m + 1) * sizeof *scale), *ybuf = malloc(((size_t)m + 1) * sizeof *ybuf);
+    if (!x || !ref || !scale || !ybuf) {
+        fprintf(stderr, "spira-spmv: out of host memory\n");
+        return 1;
+    }
+    unsigned st = 12345;
+    for (int32_t j = 0; j < n; j++) {
+        st ^= st << 13, st ^= st >> 17, st ^= st << 5;
+        x[j] = (float)(st / 2147483648.0 - 1.0);
+    }
+    spira__csr_spmv_f64(csr, 1.0, x, 0.0, ref);
+    int32_t maxrow = 0;
+    for (int32_t i = 0; i < m; i++) {
+        double s = 0;
+        for (int32_t k = csr->row_ptr[i]; k < csr->row_ptr[i + 1]; k++)
+            s += fabs(spira__get(csr->val, csr->dtype, k) * x[csr->col_idx[k]]);
+        scale[i] = s;
+        int32_t len = csr->row_ptr[i + 1] - csr->row_ptr[i];
+        if (len > maxrow) maxrow = len;
+    }
+    /* a sum of L terms in any order is within L eps of the exact one (relative to |A||x|) */
+    double eps = dtype == SPIRA_R64 ? DBL_EPSILON : FLT_EPSILON, tol = 4 * eps * (maxrow + 2);
+    spira_vector vx, vy;
+    cli_check(ctx, spira_vector_create(ctx, n, dtype, &vx), "allocating x");
+    cli_check(ctx, spira_vector_create(ctx, m, dtype, &vy), "allocating y");
+    cli_check(ctx, spira_vector_set_f64(vx, x), "setting x");
+
+    const char *prec = dtype == SPIRA_R64 ? "d" : "s";
+    size_t vb = spira_dtype_size(dtype);
+    if (csv) {
+        if (copy_mib > 0) printf("# copy_bandwidth_gbs: %.2f\n", copy_gbs);
+        printf("matrix,nrows,ncols,nnz,precision,backend,format,options,status,convert_ms,"
+               "upload_ms,setup_ms,setup_spmv_equiv,spmv_ms,spmv_min_ms,gflops,gbs,"
+               "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,note\n");
+    } else {
+        printf("spira-spmv %s: %s, %d x %d, %d nonzeros (max %d a row), %s precision\n",
+               spira_version(), source, m, n, csr->nnz, maxrow,
+               dtype == SPIRA_R64 ? "double" : "single");
+        printf("backend %s: %s\n", gpu ? "cuda" : "cpu", spira_context_device_name(ctx));
+        if (copy_mib > 0)
+            printf("copy bandwidth %.1f GB/s (%ld MiB, read + written)\n", copy_gbs, copy_mib);
+        printf("median of %ld runs after %ld warm-up; GB/s = (matrix + x + y bytes) / t; "
+               "err = max |y - ref| / (|A||x|), bound %.1e\n\n",
+               reps, warmup, tol);
+        printf("%-22s %9s %9s %8s %10s %9s %8s %8s %9s %9s\n", "format", "setup ms", "(SpMVs)",
+               "status", "SpMV ms", "GFLOP/s", "GB/s", "vs cuSP", "MB", "max err");
+    }
+    double t_cusparse = 0;
+    int rc = 0;
+    for (int i = base; i <= nf; i++) {
+        result r;
+        bench_format(ctx, A, &items[i], vx, vy, ref, scale, ybuf, (int)warmup, (int)reps, tol, &r);
+        if (i == base && gpu && r.ok) t_cusparse = r.spmv_ms;
+        if (!r.ok && strcmp(r.status, "refused")) rc = 1;
+        if (r.ok && strcmp(r.status, "ok")) rc = 1;
+        double setup = r.convert_ms + r.upload_ms, t = r.spmv_ms;
+        double gflops = r.ok && t > 0 ? 2.0 * csr->nnz / (t * 1e6) : 0;
+        double bytes = (double)r.bytes + (double)n * vb + (double)m * vb;
+        double gbs = r.ok && t > 0 ? bytes / (t * 1e6) : 0;
+        double ratio = r.ok && t > 0 && t_cusparse > 0 ? t_cusparse / t : 0;
+        char label[128];
+        snprintf(label, sizeof label, "%s%s%s", items[i].name, items[i].opts[0] ? ":" : "",
+                 items[i].opts);
+        if (csv) {
+            printf("%s,%d,%d,%d,%s,%s,", source, m, n, csr->nnz, prec, gpu ? "cuda" : "cpu");
+            csv_field(items[i].name);
+            putchar(',');
+            csv_field(items[i].opts);
+            if (r.ok)
+                printf(",%s,%.4f,%.4f,%.4f,%.2f,%.6f,%.6f,%.3f,%.3f,%.4f,%zu,%.3e,%ld,", r.status,
+                       r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, t, r.spmv_min_ms,
+                       gflops, gbs, ratio, r.bytes, r.err, reps);
+            else
+                printf(",%s,,,,,,,,,,,,%ld,", r.status, reps);
+            csv_field(r.note);
+            putchar('\n');
+        } else if (r.ok) {
+            char vs[16] = "-";
+            if (ratio > 0) snprintf(vs, sizeof vs, "%.2f", ratio);
+            printf("%-22s %9.3f %9.1f %8s %10.5f %9.2f %8.1f %8s %9.2f %9.1e\n", label, setup,
+                   t > 0 ? setup / t : 0, r.status, t, gflops, gbs, vs, r.bytes / 1e6, r.err);
+            if (r.note[0]) printf("%-22s   %s\n", "", r.note);
+        } else {
+            printf("%-22s %9s %9s %8s   %s\n", label, "-", "-", r.status, r.note);
+        }
+        fflush(stdout);
+    }
+    spira_vector_destroy(vx);
+    spira_vector_destroy(vy);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+    free(x), free(ref), free(scale), free(ybuf);
+    return rc;
+}

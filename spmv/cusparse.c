@@ -1,0 +1,36 @@
+/*
+ * cusparse.c - host side of the `cusparse` row: parse the options and remember which
+ * cuSPARSE algorithm to use; the matrix itself is the canonical CSR, borrowed. The row has
+ * no CPU reference (it exists to measure NVIDIA's kernel), see cusparse_gpu.cu.
+ *
+ * Options: "alg=0" (default: CUSPARSE_SPMV_ALG_DEFAULT) or "alg=2" (CUSPARSE_SPMV_CSR_ALG2,
+ * bitwise reproducible). A deterministic context defaults to alg=2.
+ */
+#include "cusparse_row.h"
+
+spira_status spira__cusparse_convert(spira_context ctx, const spira__csr *A, const char *opts,
+                                     void **layout)
+{
+    *layout = NULL;
+    long alg;
+    SPIRA__TRY(spira__opt_long(ctx, opts, "alg", ctx->deterministic ? 2 : 0, &alg));
+    if (alg != 0 && alg != 2)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "cusparse option alg=%ld: 0 (ALG_DEFAULT) or 2 (CSR_ALG2)", alg);
+    spira__cusparse_layout *L;
+    SPIRA__TRY(spira__alloc(ctx, (void **)&L, 1, sizeof *L, "cuSPARSE layout"));
+    L->csr = A;
+    L->alg = (int)alg;
+    *layout = L;
+    return SPIRA_OK;
+}
+
+size_t spira__cusparse_bytes(const void *layout)
+{
+    return spira__csr_layout_bytes(((const spira__cusparse_layout *)layout)->csr);
+}
+
+void spira__cusparse_destroy_layout(void *layout)
+{
+    spira__free(layout);
+}

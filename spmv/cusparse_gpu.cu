@@ -1,0 +1,142 @@
+/*
+ * cusparse_gpu.cu - the `cusparse` SpMV row: cuSPARSE's generic SpMV (cusparseSpMV) on the
+ * matrix's own CSR, so every benchmark can compare Spira's kernels with NVIDIA's in the
+ * same run.
+ *
+ * Contract: convert records the algorithm (option "alg=2" selects CUSPARSE_SPMV_CSR_ALG2,
+ * default CUSPARSE_SPMV_ALG_DEFAULT; a deterministic context gets ALG2 unless "alg=" says
+ * otherwise, since ALG_DEFAULT/CSR_ALG1 do not promise bitwise reproducibility and CSR_ALG2
+ * does). upload copies the CSR to the device, creates the sparse-matrix and the two
+ * dense-vector descriptors, sizes and allocates the workspace and runs
+ * cusparseSpMV_preprocess: all of it setup, paid once. apply only re-points the vector
+ * descriptors (cusparseDnVecSetValues) and calls cusparseSpMV: no allocation. There is no
+ * CPU reference (host_apply NULL): on the CPU backend the dispatcher says the format needs
+ * CUDA.
+ */
+#include "csr_gpu.cuh"
+#include "spmv_gpu.h"
+#include "cusparse_row.h"
+#include "cuda/check.cuh"
+#include "cuda/gateway.h"
+
+typedef struct {
+    spira__csr_dev *csr;        /* device CSR (shared upload code of the CSR family) */
+    cusparseSpMatDescr_t mat;
+    cusparseDnVecDescr_t vx, vy; /* re-pointed at x and y by every apply */
+    cusparseSpMVAlg_t alg;
+    cudaDataType vtype;
+    void *work;                 /* cusparseSpMV workspace, also holds the preprocessing */
+    size_t work_bytes;
+} cusparse_dev;
+
+extern "C" void spira__cusparse_dev_destroy(spira_context ctx, void *dev)
+{
+    cusparse_dev *d = (cusparse_dev *)dev;
+    if (!d) return;
+    /* destroy calls cannot report: the descriptors are released whatever they return */
+    if (d->mat) cusparseDestroySpMat(d->mat);
+    if (d->vx) cusparseDestroyDnVec(d->vx);
+    if (d->vy) cusparseDestroyDnVec(d->vy);
+    spira__cuda_free(ctx, d->work);
+    spira__csr_dev_destroy(ctx, d->csr);
+    spira__free(d);
+}
+
+/* The part of upload that can fail after d exists; the caller destroys d on failure. */
+static spira_status cusparse_setup(spira_context ctx, const spira__cusparse_layout *L,
+                                   cusparse_dev *d)
+{
+    const spira__csr *A = L->csr;
+    SPIRA__TRY(spira__csr_dev_upload(ctx, A, (void **)&d->csr));
+    /* Empty shapes never reach cuSPARSE (apply scales y itself), so no descriptors. */
+    if (A->nrows == 0 || A->ncols == 0 || A->nnz == 0) return SPIRA_OK;
+    void *h;
+    SPIRA__TRY(spira__cuda_cusparse(ctx, &h));
+    cusparseHandle_t handle = (cusparseHandle_t)h;
+    SPIRA__CUSPARSE(ctx, cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    SPIRA__CUSPARSE(ctx, cusparseCreateCsr(&d->mat, A->nrows, A->ncols, A->nnz, d->csr->row_ptr,
+                                           d->csr->col_idx, d->csr->val, CUSPARSE_INDEX_32I,
+                                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                           d->vtype));
+    /* The preprocessing step wants real vectors; scratch ones live only through setup,
+     * apply points the descriptors at the caller's x and y. */
+    size_t vb = spira_dtype_size(A->dtype);
+    void *sx = NULL, *sy = NULL;
+    spira_status s = spira__cuda_malloc(ctx, &sx, (size_t)A->ncols * vb, "cuSPARSE scratch x");
+    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &sy, (size_t)A->nrows * vb, "cuSPARSE scratch y");
+    if (s == SPIRA_OK) s = spira__cuda_fill(ctx, A->ncols, A->dtype, sx, 0.0);
+    if (s == SPIRA_OK) s = spira__cuda_fill(ctx, A->nrows, A->dtype, sy, 0.0);
+    if (s == SPIRA_OK)
+        s = spira__cusparse_status(ctx, cusparseCreateDnVec(&d->vx, A->ncols, sx, d->vtype),
+                                   "cusparseCreateDnVec(x)", __FILE__, __LINE__);
+    if (s == SPIRA_OK)
+        s = spira__cusparse_status(ctx, cusparseCreateDnVec(&d->vy, A->nrows, sy, d->vtype),
+                                   "cusparseCreateDnVec(y)", __FILE__, __LINE__);
+    /* alpha and beta in the matrix's precision (computeType = value type) */
+    double a64 = 1.0, b64 = 0.0;
+    float a32 = 1.0f, b32 = 0.0f;
+    const void *pa = A->dtype == SPIRA_R64 ? (const void *)&a64 : (const void *)&a32;
+    const void *pb = A->dtype == SPIRA_R64 ? (const void *)&b64 : (const void *)&b32;
+    if (s == SPIRA_OK)
+        s = spira__cusparse_status(ctx,
+                                   cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                           pa, d->mat, d->vx, pb, d->vy, d->vtype,
+                                                           d->alg, &d->work_bytes),
+                                   "cusparseSpMV_bufferSize", __FILE__, __LINE__);
+    if (s == SPIRA_OK)
+        s = spira__cuda_malloc(ctx, &d->work, d->work_bytes, "cuSPARSE SpMV workspace");
+    if (s == SPIRA_OK)
+        s = spira__cusparse_status(ctx,
+                                   cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                           pa, d->mat, d->vx, pb, d->vy, d->vtype,
+                                                           d->alg, d->work),
+                                   "cusparseSpMV_preprocess", __FILE__, __LINE__);
+    /* the scratch vectors may be freed only once the preprocessing has run */
+    if (s == SPIRA_OK) s = spira__cuda_synchronize(ctx);
+    spira__cuda_free(ctx, sx);
+    spira__cuda_free(ctx, sy);
+    return s;
+}
+
+extern "C" spira_status spira__cusparse_upload(spira_context ctx, const void *layout, void **dev)
+{
+    const spira__cusparse_layout *L = (const spira__cusparse_layout *)layout;
+    *dev = NULL;
+    cusparse_dev *d = (cusparse_dev *)spira__calloc(1, sizeof *d);
+    if (!d) return spira__nomem(ctx, "cuSPARSE plan", sizeof *d);
+    d->alg = L->alg == 2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_ALG_DEFAULT;
+    d->vtype = L->csr->dtype == SPIRA_R64 ? CUDA_R_64F : CUDA_R_32F;
+    spira_status s = cusparse_setup(ctx, L, d);
+    if (s != SPIRA_OK) {
+        spira__cusparse_dev_destroy(ctx, d);
+        return s;
+    }
+    *dev = d;
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cusparse_apply(spira_context ctx, void *dev, double alpha,
+                                              const void *x, double beta, void *y)
+{
+    cusparse_dev *d = (cusparse_dev *)dev;
+    spira__csr_dev *c = d->csr;
+    if (c->nrows == 0) return SPIRA_OK;
+    if (!d->mat) { /* no columns or no entries: y <- beta y (beta = 0 overwrites NaN) */
+        if (beta == 0) return spira__cuda_fill(ctx, c->nrows, c->dtype, y, 0.0);
+        return spira__cuda_scal(ctx, c->nrows, c->dtype, beta, y);
+    }
+    void *h;
+    SPIRA__TRY(spira__cuda_cusparse(ctx, &h));
+    cusparseHandle_t handle = (cusparseHandle_t)h;
+    /* the handle is the context's, shared: state the pointer mode this call relies on */
+    SPIRA__CUSPARSE(ctx, cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    SPIRA__CUSPARSE(ctx, cusparseDnVecSetValues(d->vx, (void *)x));
+    SPIRA__CUSPARSE(ctx, cusparseDnVecSetValues(d->vy, y));
+    double a64 = alpha, b64 = beta;
+    float a32 = (float)alpha, b32 = (float)beta;
+    const void *pa = c->dtype == SPIRA_R64 ? (const void *)&a64 : (const void *)&a32;
+    const void *pb = c->dtype == SPIRA_R64 ? (const void *)&b64 : (const void *)&b32;
+    SPIRA__CUSPARSE(ctx, cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, pa, d->mat, d->vx,
+                                      pb, d->vy, d->vtype, d->alg, d->work));
+    return SPIRA_OK;
+}
