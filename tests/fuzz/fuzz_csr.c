@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (flags & 0x20) ncols *= 65536;
     /* a legitimately huge row count costs its row pointers (4 bytes a row): keep inputs
      * small unless they are beyond 32 bits, which must be refused before allocating */
-    if (nrows > (1 << 24) && nrows <= INT32_MAX) return 0;
+    if (nrows > (1 << 20) && nrows <= INT32_MAX) return 0;
     size_t words = (size - pos) / 4;
     int32_t *a = malloc((words + 1) * sizeof *a);
     if (!a) return 0;
