@@ -17,8 +17,9 @@ static void usage(FILE *f)
             "Solve A x = b; b = A * ones unless --rhs is given.\n"
             "  --rhs FILE          right-hand side b (Matrix Market, n x 1)\n"
             "  --solver NAME       cg (default), pcg (cg + jacobi), bicgstab, jacobi\n"
-            "  --precond NAME      none (default; jacobi for pcg), jacobi (ignored by the\n"
-            "                      jacobi solver, whose D^-1 is its own)\n"
+            "  --precond NAME      none (default; jacobi for pcg), jacobi, neumann (the\n"
+            "                      jacobi solver ignores it: its D^-1 is its own)\n"
+            "  --degree M          neumann polynomial degree, SpMVs per apply (default 2)\n"
             "  --damping W         weight of the jacobi solver (default 1)\n"
             "  --backend NAME      auto (default), cpu, cuda\n"
             "  --format NAME       SpMV format (see spira-spmv --list-formats)\n"
@@ -50,7 +51,8 @@ static spira_precond_type parse_precond(const char *s)
 {
     if (!strcmp(s, "none")) return SPIRA_PRECOND_NONE;
     if (!strcmp(s, "jacobi")) return SPIRA_PRECOND_JACOBI;
-    fprintf(stderr, "spira-solve: unknown preconditioner '%s' (none, jacobi)\n", s);
+    if (!strcmp(s, "neumann")) return SPIRA_PRECOND_NEUMANN;
+    fprintf(stderr, "spira-solve: unknown preconditioner '%s' (none, jacobi, neumann)\n", s);
     exit(2);
 }
 
@@ -64,6 +66,7 @@ int main(int argc, char **argv)
         {"tol", required_argument, 0, 't'},     {"maxit", required_argument, 0, 'm'},
         {"monitor", required_argument, 0, 'M'}, {"output", required_argument, 0, 'o'},
         {"laplacian", required_argument, 0, 'L'}, {"damping", required_argument, 0, 'w'},
+        {"degree", required_argument, 0, 'g'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *rhs = NULL, *format = NULL, *output = NULL, *lap = NULL, *solver_name = "cg";
@@ -77,6 +80,7 @@ int main(int argc, char **argv)
         case 's': solver_name = optarg; break;
         case 'P': o.precond = parse_precond(optarg), precond_given = 1; break;
         case 'w': o.damping = cli_double("--damping", optarg); break;
+        case 'g': o.precond_degree = (int)cli_long("--degree", optarg); break;
         case 'B': copts.backend = cli_backend(optarg); break;
         case 'f': format = optarg; break;
         case 'p': dtype = cli_precision(optarg); break;
@@ -91,8 +95,15 @@ int main(int argc, char **argv)
     }
     spira_solver_type type = parse_solver(solver_name);
     if (!strcmp(solver_name, "pcg") && !precond_given) o.precond = SPIRA_PRECOND_JACOBI;
-    const char *precond_name = o.precond == SPIRA_PRECOND_JACOBI ? "jacobi" : "none";
-    if (type == SPIRA_SOLVER_JACOBI) precond_name = "none (the iteration's own D^-1)";
+    char precond_name[64];
+    if (o.precond == SPIRA_PRECOND_NEUMANN)
+        snprintf(precond_name, sizeof precond_name, "neumann (degree %d)",
+                 o.precond_degree ? o.precond_degree : 2);
+    else
+        snprintf(precond_name, sizeof precond_name, "%s",
+                 o.precond == SPIRA_PRECOND_JACOBI ? "jacobi" : "none");
+    if (type == SPIRA_SOLVER_JACOBI)
+        snprintf(precond_name, sizeof precond_name, "none (the iteration's own D^-1)");
     if ((optind >= argc) == !lap) {
         usage(stderr);
         return 2;

@@ -191,7 +191,10 @@ typedef enum {
 
 typedef enum {
     SPIRA_PRECOND_NONE = 0,
-    SPIRA_PRECOND_JACOBI   /* M = diag(A) */
+    SPIRA_PRECOND_JACOBI,  /* M = diag(A) */
+    SPIRA_PRECOND_NEUMANN  /* M^-1 = sum_{k=0..m} (I - D^-1 A)^k D^-1, m = precond_degree:
+                              m SpMVs per apply; SPD for SPD A whose Jacobi iteration
+                              converges; prefer even m (odd m helps little) */
 } spira_precond_type;
 
 typedef enum {
@@ -218,6 +221,7 @@ typedef struct {
     int maxit;                 /* 0 means 10000 */
     int use_initial_guess;     /* nonzero: start from x as given; else from x = 0 */
     spira_precond_type precond;
+    int precond_degree;        /* polynomial preconditioners: SpMVs per apply (1..64); 0 means 2 */
     double damping;            /* Jacobi solver weight w; 0 means 1 */
     spira_monitor_fn monitor;  /* may be NULL */
     void *monitor_data;

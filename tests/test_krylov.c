@@ -390,6 +390,71 @@ START_TEST(jacobi_diverges)
 }
 END_TEST
 
+/* The Neumann polynomial preconditioner: CG on the 2-D Laplacian needs fewer iterations
+ * as the (even) degree grows (each costing degree + 1 SpMVs), the true residual confirms the
+ * answer; BiCGSTAB on a nonsymmetric problem too; bad degrees and zero diagonals are
+ * refused. _i: float. */
+START_TEST(neumann_preconditioner)
+{
+    spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    double rtol = t == SPIRA_R64 ? 1e-10 : 1e-5;
+    spira_context ctx = cpu();
+    spira_matrix A;
+    spira_matrix_laplacian(ctx, 2, 32, t, &A);
+    spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 23), x;
+    spira_vector_create(ctx, 1024, t, &x);
+    spira_solve_opts o = {.rtol = rtol, .precond = SPIRA_PRECOND_JACOBI};
+    spira_solve_info info;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
+    int last = info.iterations;
+    o.precond = SPIRA_PRECOND_NEUMANN;
+    /* even degrees: an odd one maps D^-1 A's eigenvalues near 2 to near 0 (neumann.c) */
+    for (int m = 2; m <= 4; m *= 2) {
+        o.precond_degree = m;
+        ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
+        ck_assert_double_le(info.rel_residual, 20 * rtol);
+        ck_assert_double_le(max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
+        /* the polynomial of degree m cuts the condition number about m + 1 times */
+        if (m == 2) ck_assert_int_lt(info.iterations, last);
+        else ck_assert_int_le(info.iterations, last);
+        ck_assert_int_gt(info.iterations, last / (m + 1) / 2);
+        last = info.iterations;
+    }
+    o.precond_degree = 99;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "degree 99"));
+    free3(x, xt, b);
+    spira_matrix_destroy(A);
+
+    A = convdiff(ctx, 24, 4.0, 0.6, -0.3, 3.0, t);
+    b = rhs_of(A, &xt, tu_seed() + 29);
+    spira_vector_create(ctx, 576, t, &x);
+    spira_solve_info jac;
+    o.precond = SPIRA_PRECOND_JACOBI;
+    o.precond_degree = 0;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &jac), SPIRA_OK);
+    o.precond = SPIRA_PRECOND_NEUMANN;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info), SPIRA_OK);
+    ck_assert_double_le(info.rel_residual, 20 * rtol);
+    ck_assert_double_le(max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
+    ck_assert_int_lt(info.iterations, jac.iterations);
+    free3(x, xt, b);
+    spira_matrix_destroy(A);
+
+    int32_t ri[] = {0, 1, 1}, ci[] = {0, 0, 2};
+    double v[] = {1, 1, 1};
+    A = coo(ctx, 3, 3, ri, ci, v, t);
+    spira_vector_create(ctx, 3, t, &b);
+    spira_vector_create(ctx, 3, t, &x);
+    spira_vector_fill(b, 1);
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "row 2"));
+    spira_vector_destroy(x), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_krylov(void)
 {
     Suite *s = suite_create("krylov");
@@ -407,6 +472,9 @@ Suite *suite_krylov(void)
     tcase_add_test(tc, jacobi_nonsymmetric);
     tcase_add_test(tc, jacobi_zero_diagonal_names_row);
     tcase_add_loop_test(tc, jacobi_diverges, 0, 2);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("neumann");
+    tcase_add_loop_test(tc, neumann_preconditioner, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
