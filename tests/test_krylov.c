@@ -455,6 +455,36 @@ START_TEST(neumann_preconditioner)
 }
 END_TEST
 
+/* Every allocation of a solve (workspace, preconditioner, SpMV plan) or of a power
+ * iteration made to fail in turn: SPIRA_ERR_NOMEM, nothing leaked (the sanitizer build
+ * checks), then success. _i: BiCGSTAB + Neumann, Jacobi, power iteration. */
+START_TEST(allocation_failures)
+{
+    spira_context ctx = cpu();
+    spira_vector b, x;
+    spira_vector_create(ctx, 16, SPIRA_R64, &b);
+    spira_vector_create(ctx, 16, SPIRA_R64, &x);
+    spira_vector_fill(b, 1);
+    spira_solve_opts o = {.precond = SPIRA_PRECOND_NEUMANN};
+    spira_status s = SPIRA_ERR_NOMEM;
+    long k;
+    for (k = 1; k < 200 && s != SPIRA_OK; k++) {
+        spira_matrix A; /* fresh each time, so the plan is built (and fails) again */
+        ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 4, SPIRA_R64, &A), SPIRA_OK);
+        spira__alloc_fail_at(k);
+        if (_i == 2) s = spira_power(A, x, NULL, NULL);
+        else s = spira_solve(_i ? SPIRA_SOLVER_JACOBI : SPIRA_SOLVER_BICGSTAB, A, b, x, &o, NULL);
+        spira__alloc_fail_at(0);
+        spira_matrix_destroy(A);
+        if (s != SPIRA_OK) ck_assert_int_eq(s, SPIRA_ERR_NOMEM);
+    }
+    ck_assert_int_eq(s, SPIRA_OK);
+    ck_assert_int_gt(k, 3);
+    spira_vector_destroy(x), spira_vector_destroy(b);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_krylov(void)
 {
     Suite *s = suite_create("krylov");
@@ -475,6 +505,7 @@ Suite *suite_krylov(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("neumann");
     tcase_add_loop_test(tc, neumann_preconditioner, 0, 2);
+    tcase_add_loop_test(tc, allocation_failures, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }
