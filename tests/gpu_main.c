@@ -131,7 +131,7 @@ static spira_matrix gpu_convdiff(spira_context ctx, spira_dtype t)
 }
 
 /* BiCGSTAB on the GPU: the CPU's iteration count within a few, the same solution;
- * _i: bit 0 float, bit 1 Jacobi preconditioner. */
+ * _i: bit 0 float, _i >> 1 the preconditioner (none, Jacobi, Neumann). */
 START_TEST(gpu_bicgstab_like_cpu)
 {
     spira_dtype t = _i & 1 ? SPIRA_R32 : SPIRA_R64;
@@ -151,8 +151,9 @@ START_TEST(gpu_bicgstab_like_cpu)
         spira_vector_set_f64(x, xt);
         ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, b), SPIRA_OK);
         spira_vector_fill(x, NAN);
-        spira_solve_opts o = {.rtol = rtol, .maxit = 2000,
-                              .precond = _i & 2 ? SPIRA_PRECOND_JACOBI : SPIRA_PRECOND_NONE};
+        static const spira_precond_type pc[3] = {SPIRA_PRECOND_NONE, SPIRA_PRECOND_JACOBI,
+                                                 SPIRA_PRECOND_NEUMANN};
+        spira_solve_opts o = {.rtol = rtol, .maxit = 2000, .precond = pc[_i >> 1]};
         ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info[k]), SPIRA_OK);
         ck_assert_double_le(info[k].rel_residual, 20 * rtol);
         xs[k] = malloc(n * sizeof(double));
@@ -285,7 +286,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_blas_matches_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_formats_on_shapes, 0, tu_nshapes);
     tcase_add_test(tc, gpu_cg_like_cpu);
-    tcase_add_loop_test(tc, gpu_bicgstab_like_cpu, 0, 4);
+    tcase_add_loop_test(tc, gpu_bicgstab_like_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_pagerank_like_cpu, 0, 2);
     tcase_add_loop_test(tc, gpu_power_laplacian, 0, 2);
     tcase_add_test(tc, gpu_out_of_memory);
