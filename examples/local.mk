@@ -1,7 +1,28 @@
-bin_PROGRAMS += examples/spira-solve
+bin_PROGRAMS += examples/spira-solve examples/spira-pagerank
 examples_spira_solve_SOURCES = examples/spira-solve.c examples/cli.c examples/cli.h
 examples_spira_solve_LDADD = libspira.la
 # the SpMV benchmark reads plan timings and the event timer: internal API, so libspira_core
 bin_PROGRAMS += examples/spira-spmv
 examples_spira_spmv_SOURCES = examples/spira-spmv.c examples/cli.c examples/cli.h
 examples_spira_spmv_LDADD = libspira_core.la
+
+examples_spira_pagerank_SOURCES = examples/spira-pagerank.c examples/cli.c examples/cli.h
+examples_spira_pagerank_LDADD = libspira.la
+
+# The copyable example: built and run by `make check` (exit 0 = right answers) ...
+check_PROGRAMS += examples/spira-example
+TESTS += examples/spira-example
+examples_spira_example_SOURCES = examples/spira-example.c
+examples_spira_example_LDADD = libspira.la $(LIBM)
+
+# ... and by `make installcheck` against the installed library, through pkg-config, as a
+# user would build it (DESTDIR honoured: the .pc file is looked up and its paths rooted
+# there).
+installcheck-local:
+	PKG_CONFIG_PATH='$(DESTDIR)$(libdir)/pkgconfig' PKG_CONFIG_SYSROOT_DIR='$(DESTDIR)' \
+	  pkg-config --exists spira
+	$(CC) $(CFLAGS) -o spira-example-installed $(srcdir)/examples/spira-example.c \
+	  `PKG_CONFIG_PATH='$(DESTDIR)$(libdir)/pkgconfig' PKG_CONFIG_SYSROOT_DIR='$(DESTDIR)' \
+	    pkg-config --cflags --libs spira` -lm -Wl,-rpath,'$(DESTDIR)$(libdir)'
+	./spira-example-installed
+	rm -f spira-example-installed

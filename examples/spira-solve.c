@@ -16,8 +16,11 @@ static void usage(FILE *f)
             "       spira-solve [options] --laplacian DIM:N   (DIM 2 or 3, an N^DIM grid)\n"
             "Solve A x = b; b = A * ones unless --rhs is given.\n"
             "  --rhs FILE          right-hand side b (Matrix Market, n x 1)\n"
-            "  --solver NAME       cg (default), bicgstab, jacobi\n"
-            "  --precond NAME      none (default), jacobi\n"
+            "  --solver NAME       cg (default), pcg (cg + jacobi), bicgstab, jacobi\n"
+            "  --precond NAME      none (default; jacobi for pcg), jacobi, neumann (the\n"
+            "                      jacobi solver ignores it: its D^-1 is its own)\n"
+            "  --degree M          neumann polynomial degree, SpMVs per apply (default 2)\n"
+            "  --damping W         weight of the jacobi solver (default 1)\n"
             "  --backend NAME      auto (default), cpu, cuda\n"
             "  --format NAME       SpMV format (see spira-spmv --list-formats)\n"
             "  --precision s|d     single or double (default d)\n"
@@ -40,7 +43,7 @@ static spira_solver_type parse_solver(const char *s)
     if (!strcmp(s, "cg") || !strcmp(s, "pcg")) return SPIRA_SOLVER_CG;
     if (!strcmp(s, "bicgstab")) return SPIRA_SOLVER_BICGSTAB;
     if (!strcmp(s, "jacobi")) return SPIRA_SOLVER_JACOBI;
-    fprintf(stderr, "spira-solve: unknown solver '%s' (cg, bicgstab, jacobi)\n", s);
+    fprintf(stderr, "spira-solve: unknown solver '%s' (cg, pcg, bicgstab, jacobi)\n", s);
     exit(2);
 }
 
@@ -48,7 +51,8 @@ static spira_precond_type parse_precond(const char *s)
 {
     if (!strcmp(s, "none")) return SPIRA_PRECOND_NONE;
     if (!strcmp(s, "jacobi")) return SPIRA_PRECOND_JACOBI;
-    fprintf(stderr, "spira-solve: unknown preconditioner '%s' (none, jacobi)\n", s);
+    if (!strcmp(s, "neumann")) return SPIRA_PRECOND_NEUMANN;
+    fprintf(stderr, "spira-solve: unknown preconditioner '%s' (none, jacobi, neumann)\n", s);
     exit(2);
 }
 
@@ -61,18 +65,22 @@ int main(int argc, char **argv)
         {"format", required_argument, 0, 'f'},  {"precision", required_argument, 0, 'p'},
         {"tol", required_argument, 0, 't'},     {"maxit", required_argument, 0, 'm'},
         {"monitor", required_argument, 0, 'M'}, {"output", required_argument, 0, 'o'},
-        {"laplacian", required_argument, 0, 'L'}, {"help", no_argument, 0, 'h'},
+        {"laplacian", required_argument, 0, 'L'}, {"damping", required_argument, 0, 'w'},
+        {"degree", required_argument, 0, 'g'},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *rhs = NULL, *format = NULL, *output = NULL, *lap = NULL, *solver_name = "cg";
     spira_context_opts copts = {SPIRA_BACKEND_AUTO, 0, 0};
     spira_dtype dtype = SPIRA_R64;
     spira_solve_opts o = {0};
-    int every = 0, c;
+    int every = 0, c, precond_given = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': rhs = optarg; break;
         case 's': solver_name = optarg; break;
-        case 'P': o.precond = parse_precond(optarg); break;
+        case 'P': o.precond = parse_precond(optarg), precond_given = 1; break;
+        case 'w': o.damping = cli_double("--damping", optarg); break;
+        case 'g': o.precond_degree = (int)cli_long("--degree", optarg); break;
         case 'B': copts.backend = cli_backend(optarg); break;
         case 'f': format = optarg; break;
         case 'p': dtype = cli_precision(optarg); break;
@@ -86,6 +94,16 @@ int main(int argc, char **argv)
         }
     }
     spira_solver_type type = parse_solver(solver_name);
+    if (!strcmp(solver_name, "pcg") && !precond_given) o.precond = SPIRA_PRECOND_JACOBI;
+    char precond_name[64];
+    if (o.precond == SPIRA_PRECOND_NEUMANN)
+        snprintf(precond_name, sizeof precond_name, "neumann (degree %d)",
+                 o.precond_degree ? o.precond_degree : 2);
+    else
+        snprintf(precond_name, sizeof precond_name, "%s",
+                 o.precond == SPIRA_PRECOND_JACOBI ? "jacobi" : "none");
+    if (type == SPIRA_SOLVER_JACOBI)
+        snprintf(precond_name, sizeof precond_name, "none (the iteration's own D^-1)");
     if ((optind >= argc) == !lap) {
         usage(stderr);
         return 2;
@@ -133,8 +151,10 @@ int main(int argc, char **argv)
            spira_context_device_name(ctx));
     spira_solve_info info;
     spira_status s = spira_solve(type, A, b, x, &o, &info);
-    printf("  solver      %s, preconditioner %s, SpMV format %s\n", solver_name,
-           o.precond == SPIRA_PRECOND_JACOBI ? "jacobi" : "none", info.format ? info.format : "?");
+    printf("  solver      %s, preconditioner %s, SpMV format %s\n", solver_name, precond_name,
+           info.format ? info.format : "?");
+    if (type == SPIRA_SOLVER_JACOBI)
+        printf("  damping     w = %g\n", o.damping > 0 ? o.damping : 1.0);
     printf("  result      %s after %d iterations\n", spira_reason_string(info.reason),
            info.iterations);
     printf("  residual    ||b - A x|| / ||b|| = %.3e\n", info.rel_residual);

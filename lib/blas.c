@@ -52,6 +52,13 @@
         }                                                                                \
         return scale * sqrt(ssq);                                                        \
     }                                                                                    \
+    static double asum_##S(int32_t n, const T *x)                                        \
+    {                                                                                    \
+        double s = 0;                                                                    \
+        _Pragma("omp parallel for reduction(+ : s) if (n > 100000)")                     \
+        for (int32_t i = 0; i < n; i++) s += fabs((double)x[i]);                         \
+        return s;                                                                        \
+    }                                                                                    \
     static void axpby_##S(int32_t n, double a, const T *x, double b, T *y)               \
     {                                                                                    \
         _Pragma("omp parallel for if (n > 100000)")                                      \
@@ -94,6 +101,15 @@ spira_status spira_nrm2(spira_vector x, double *r)
     SPIRA__TRY(spira__vectors_match(x, NULL, NULL));
     if (GPU(x)) return spira__cuda_nrm2(x->ctx, x->n, x->dtype, x->data, r);
     *r = x->dtype == SPIRA_R64 ? nrm2_d(x->n, x->data) : nrm2_s(x->n, x->data);
+    return SPIRA_OK;
+}
+
+spira_status spira_asum(spira_vector x, double *r)
+{
+    if (!r) return SPIRA_ERR_INVALID_ARG;
+    SPIRA__TRY(spira__vectors_match(x, NULL, NULL));
+    if (GPU(x)) return spira__cuda_asum(x->ctx, x->n, x->dtype, x->data, r);
+    *r = x->dtype == SPIRA_R64 ? asum_d(x->n, x->data) : asum_s(x->n, x->data);
     return SPIRA_OK;
 }
 

@@ -28,6 +28,8 @@ spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const 
                              const void *dy, double *r) { return NO_CUDA(ctx); }
 spira_status spira__cuda_nrm2(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
                               double *r) { return NO_CUDA(ctx); }
+spira_status spira__cuda_asum(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
+                              double *r) { return NO_CUDA(ctx); }
 spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dtype t, double a,
                                const void *dx, double b, void *dy) { return NO_CUDA(ctx); }
 spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a, void *dx) { return NO_CUDA(ctx); }

@@ -179,6 +179,7 @@ SPIRA_API spira_status spira_axpby(double alpha, spira_vector x, double beta,
                                    spira_vector y);                            /* y = a x + b y */
 SPIRA_API spira_status spira_scal(double alpha, spira_vector x);               /* x *= a */
 SPIRA_API spira_status spira_copy(spira_vector x, spira_vector y);             /* y = x */
+SPIRA_API spira_status spira_asum(spira_vector x, double *result);             /* sum |x_i| */
 
 /* ---- solvers (solvers/) and preconditioners (precond/) -------------------------- */
 
@@ -190,7 +191,10 @@ typedef enum {
 
 typedef enum {
     SPIRA_PRECOND_NONE = 0,
-    SPIRA_PRECOND_JACOBI   /* M = diag(A) */
+    SPIRA_PRECOND_JACOBI,  /* M = diag(A) */
+    SPIRA_PRECOND_NEUMANN  /* M^-1 = sum_{k=0..m} (I - D^-1 A)^k D^-1, m = precond_degree:
+                              m SpMVs per apply; SPD for SPD A whose Jacobi iteration
+                              converges; prefer even m (odd m helps little) */
 } spira_precond_type;
 
 typedef enum {
@@ -217,6 +221,7 @@ typedef struct {
     int maxit;                 /* 0 means 10000 */
     int use_initial_guess;     /* nonzero: start from x as given; else from x = 0 */
     spira_precond_type precond;
+    int precond_degree;        /* polynomial preconditioners: SpMVs per apply (1..64); 0 means 2 */
     double damping;            /* Jacobi solver weight w; 0 means 1 */
     spira_monitor_fn monitor;  /* may be NULL */
     void *monitor_data;
@@ -240,6 +245,64 @@ typedef struct {
 SPIRA_API spira_status spira_solve(spira_solver_type type, spira_matrix A, spira_vector b,
                                    spira_vector x, const spira_solve_opts *opts,
                                    spira_solve_info *info);
+
+/* ---- eigenvalues and ranking (solvers/) --------------------------------------------- */
+
+typedef struct {
+    double tol;            /* stop when ||A v - lambda v|| <= tol |lambda|; 0 means 1e-8 */
+    int maxit;             /* 0 means 10000 */
+    int use_initial_guess; /* nonzero: start from v as given; else a fixed pseudo-random start */
+} spira_power_opts;
+
+typedef struct {
+    double eigenvalue;     /* lambda = (v, A v), the Rayleigh quotient of the final v */
+    int iterations;        /* SpMVs made */
+    double residual;       /* ||A v - lambda v|| with ||v|| = 1 (absolute) */
+    spira_reason reason;   /* SPIRA_CONVERGED_RTOL, SPIRA_STOPPED_MAXIT, ..._NONFINITE, ... */
+    const char *format;    /* SpMV format used */
+    double setup_ms;       /* SpMV plan + start vector */
+    double solve_ms;       /* iterations */
+} spira_power_info;
+
+/* Power iteration for the eigenvalue of largest modulus of square A and its eigenvector:
+ * v_{k+1} = A v_k / ||A v_k||, lambda_k = (v_k, A v_k). v: in, the start (with
+ * use_initial_guess); out, the unit eigenvector estimate. Converges when that eigenvalue
+ * is unique in modulus (rate |lambda_2 / lambda_1|). opts and info may be NULL. Returns
+ * SPIRA_OK, SPIRA_ERR_NOT_CONVERGED at the limit (v and info hold the last estimate),
+ * SPIRA_ERR_NONFINITE, or SPIRA_ERR_INVALID_ARG (a zero start vector, mismatches). */
+SPIRA_API spira_status spira_power(spira_matrix A, spira_vector v, const spira_power_opts *opts,
+                                   spira_power_info *info);
+
+typedef struct {
+    double alpha;          /* damping: probability of following an edge; 0 means 0.85; in (0, 1) */
+    double tol;            /* stop when ||x_{k+1} - x_k||_1 <= tol; 0 means 1e-6 */
+    int maxit;             /* 0 means 1000 */
+    spira_vector teleport; /* personalization (>= 0, not all 0; normalized internally); NULL: uniform */
+    int use_initial_guess; /* nonzero: start from rank as given (>= 0, normalized); else teleport */
+} spira_pagerank_opts;
+
+typedef struct {
+    int iterations;        /* SpMVs made */
+    double delta;          /* final ||x_k - x_{k-1}||_1 */
+    double sum_error;      /* |sum(x) - 1| before the final renormalization (rounding drift) */
+    spira_reason reason;   /* SPIRA_CONVERGED_ATOL (the L1 tolerance), SPIRA_STOPPED_MAXIT, ... */
+    const char *format;    /* SpMV format of the transition matrix (G's) */
+    double setup_ms;       /* transition matrix (first call on G only), its SpMV plan, vectors */
+    double solve_ms;       /* iterations */
+} spira_pagerank_info;
+
+/* PageRank of the graph with adjacency matrix G (square; G(i,j) != 0 is an edge i -> j
+ * of weight G(i,j); a pattern matrix has weights 1). A walker follows an out-edge of i
+ * with probability alpha * G(i,j) / sum_j G(i,j), else teleports by the teleport vector;
+ * from a node with no out-edges (dangling: row empty or all zero) it always teleports.
+ * Negative weights are refused (SPIRA_ERR_INVALID_ARG naming the entry), NaN/Inf give
+ * SPIRA_ERR_NONFINITE. The column-stochastic transition matrix is built once and cached
+ * in G (with G's SpMV format); later calls on G reuse it. rank (length n, G's dtype)
+ * receives the ranks, summing to 1. Returns SPIRA_OK or SPIRA_ERR_NOT_CONVERGED (rank
+ * holds the last iterate, normalized). opts and info may be NULL. */
+SPIRA_API spira_status spira_pagerank(spira_matrix G, spira_vector rank,
+                                      const spira_pagerank_opts *opts,
+                                      spira_pagerank_info *info);
 
 #ifdef __cplusplus
 }

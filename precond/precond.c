@@ -1,5 +1,6 @@
 /*
- * precond.c - the preconditioner registry: identity and Jacobi (M = diag(A)).
+ * precond.c - the preconditioner registry: identity and Jacobi (M = diag(A)) here, the
+ * Neumann polynomial in neumann.c.
  */
 #include "precond.h"
 
@@ -48,9 +49,26 @@ void spira__precond_destroy(spira__precond *p)
     spira__free(p);
 }
 
-spira_status spira__precond_create(spira_precond_type type, spira_matrix A, spira__precond **out)
+spira_status spira__inverse_diagonal_vector(spira_matrix A, spira_vector *out)
+{
+    double *d = NULL;
+    *out = NULL;
+    spira_status s = spira__inverse_diagonal(A, &d);
+    if (s == SPIRA_OK) s = spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, out);
+    if (s == SPIRA_OK) s = spira_vector_set_f64(*out, d);
+    spira__free(d);
+    if (s != SPIRA_OK) {
+        spira_vector_destroy(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+spira_status spira__precond_create(spira_precond_type type, int degree, spira_matrix A,
+                                   spira__precond **out)
 {
     *out = NULL;
+    if (type == SPIRA_PRECOND_NEUMANN) return spira__neumann_create(A, degree, out);
     if (type != SPIRA_PRECOND_NONE && type != SPIRA_PRECOND_JACOBI)
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "unknown preconditioner %d", (int)type);
     spira__precond *p = spira__calloc(1, sizeof *p);
@@ -62,11 +80,7 @@ spira_status spira__precond_create(spira_precond_type type, spira_matrix A, spir
     } else {
         p->name = "jacobi";
         p->apply = jacobi_apply;
-        double *d = NULL;
-        s = spira__inverse_diagonal(A, &d);
-        if (s == SPIRA_OK) s = spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, &p->v);
-        if (s == SPIRA_OK) s = spira_vector_set_f64(p->v, d);
-        spira__free(d);
+        s = spira__inverse_diagonal_vector(A, &p->v);
     }
     if (s != SPIRA_OK) {
         spira__precond_destroy(p);

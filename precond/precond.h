@@ -17,8 +17,15 @@ typedef struct spira__precond {
 /* 1 / diag(A) on the host (Jacobi preconditioner and Jacobi iteration). */
 spira_status spira__inverse_diagonal(spira_matrix A, double **out);
 
-/* Build preconditioner `type` for A; SPIRA_ERR_INVALID_ARG for an unknown type. */
-spira_status spira__precond_create(spira_precond_type type, spira_matrix A, spira__precond **out);
+/* 1 / diag(A) as a vector where A's context computes. */
+spira_status spira__inverse_diagonal_vector(spira_matrix A, spira_vector *out);
+
+/* Build preconditioner `type` for A (degree: polynomial types, 0 = default);
+ * SPIRA_ERR_INVALID_ARG for an unknown type or a bad degree. */
+spira_status spira__precond_create(spira_precond_type type, int degree, spira_matrix A,
+                                   spira__precond **out);
+/* The Jacobi-scaled Neumann series of the given degree (neumann.c). */
+spira_status spira__neumann_create(spira_matrix A, int degree, spira__precond **out);
 void spira__precond_destroy(spira__precond *p);
 
 #endif

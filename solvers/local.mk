@@ -1,2 +1,3 @@
-libspira_core_la_SOURCES += solvers/solve.c solvers/cg.c
+libspira_core_la_SOURCES += solvers/solve.c solvers/cg.c solvers/bicgstab.c \
+	solvers/jacobi.c solvers/power.c solvers/pagerank.c
 noinst_HEADERS += solvers/solver.h

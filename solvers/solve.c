@@ -138,6 +138,8 @@ static spira_status run(spira_solver_type type, spira__solve_env *e, spira_vecto
 {
     switch (type) {
     case SPIRA_SOLVER_CG: return spira__cg(e, b, x);
+    case SPIRA_SOLVER_BICGSTAB: return spira__bicgstab(e, b, x);
+    case SPIRA_SOLVER_JACOBI: return spira__jacobi(e, b, x);
     default:
         return spira__error(e->ctx, SPIRA_ERR_UNSUPPORTED, "solver %d is not implemented yet",
                             (int)type);
@@ -161,11 +163,16 @@ spira_status spira_solve(spira_solver_type type, spira_matrix A, spira_vector b,
     if (e.o.rtol <= 0) e.o.rtol = 1e-8;
     if (e.o.maxit <= 0) e.o.maxit = 10000;
     if (e.o.damping == 0) e.o.damping = 1.0;
+    if (!(e.o.damping > 0) || !isfinite(e.o.damping))
+        return spira__error(e.ctx, SPIRA_ERR_INVALID_ARG, "damping %g must be finite and > 0",
+                            e.o.damping);
+    /* the Jacobi iteration's D^-1 is the Jacobi preconditioner, set up (and timed) here */
+    if (type == SPIRA_SOLVER_JACOBI) e.o.precond = SPIRA_PRECOND_JACOBI;
     info->format = A->format;
 
     double t0 = spira__now_ms();
     spira_status s = spira__spmv_plan_get(A, &e.plan);
-    if (s == SPIRA_OK) s = spira__precond_create(e.o.precond, A, &e.M);
+    if (s == SPIRA_OK) s = spira__precond_create(e.o.precond, e.o.precond_degree, A, &e.M);
     if (s == SPIRA_OK) s = spira_context_synchronize(e.ctx);
     double t1 = spira__now_ms();
     info->setup_ms = t1 - t0;

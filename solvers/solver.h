@@ -34,5 +34,8 @@ void spira__workspace_free(spira_vector *first, ...);
 
 /* The solvers: iterate from x (already the initial guess) until done. */
 spira_status spira__cg(spira__solve_env *e, spira_vector b, spira_vector x);
+spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x);
+/* Needs e->M to be the Jacobi preconditioner (the dispatcher sees to it). */
+spira_status spira__jacobi(spira__solve_env *e, spira_vector b, spira_vector x);
 
 #endif

@@ -156,6 +156,153 @@ START_TEST(gpu_cusparse_alg2)
 }
 END_TEST
 
+/* A nonsymmetric convection-diffusion matrix (24 x 24 grid, rows badly scaled) in ctx. */
+static spira_matrix gpu_convdiff(spira_context ctx, spira_dtype t)
+{
+    int n = 24, N = n * n, k = 0;
+    int32_t *ri = malloc(5 * N * sizeof *ri), *ci = malloc(5 * N * sizeof *ci);
+    double *v = malloc(5 * N * sizeof *v);
+    float *f = malloc(5 * N * sizeof *f);
+    for (int r = 0; r < N; r++) {
+        int x = r % n, y = r / n;
+        double sc = pow(3.0, r % 5);
+        ri[k] = r, ci[k] = r, v[k++] = 4 * sc;
+        if (x > 0) ri[k] = r, ci[k] = r - 1, v[k++] = -1.6 * sc;
+        if (x < n - 1) ri[k] = r, ci[k] = r + 1, v[k++] = -0.4 * sc;
+        if (y > 0) ri[k] = r, ci[k] = r - n, v[k++] = -0.7 * sc;
+        if (y < n - 1) ri[k] = r, ci[k] = r + n, v[k++] = -1.3 * sc;
+    }
+    for (int i = 0; i < k; i++) f[i] = (float)v[i];
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, N, N, k, ri, ci,
+                                           t == SPIRA_R64 ? (void *)v : (void *)f, t, &A),
+                     SPIRA_OK);
+    free(ri), free(ci), free(v), free(f);
+    return A;
+}
+
+/* BiCGSTAB on the GPU: the CPU's iteration count within a few, the same solution;
+ * _i: bit 0 float, _i >> 1 the preconditioner (none, Jacobi, Neumann). */
+START_TEST(gpu_bicgstab_like_cpu)
+{
+    spira_dtype t = _i & 1 ? SPIRA_R32 : SPIRA_R64;
+    spira_context c = cpu();
+    spira_context ctxs[2] = {c, gpu};
+    spira_solve_info info[2];
+    double rtol = t == SPIRA_R64 ? 1e-10 : 1e-5, *xs[2], xt[576];
+    int n = 576;
+    unsigned st = tu_seed() + 77 + (unsigned)_i;
+    for (int i = 0; i < n; i++) xt[i] = tu_uniform(&st, 0.5, 1.5);
+    for (int k = 0; k < 2; k++) {
+        spira_matrix A = gpu_convdiff(ctxs[k], t);
+        spira_vector b, x;
+        spira_vector_create(ctxs[k], n, t, &b);
+        spira_vector_create(ctxs[k], n, t, &x);
+        /* b = A xt (xt fresh random), so the float solve is well within float's reach */
+        spira_vector_set_f64(x, xt);
+        ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, b), SPIRA_OK);
+        spira_vector_fill(x, NAN);
+        static const spira_precond_type pc[3] = {SPIRA_PRECOND_NONE, SPIRA_PRECOND_JACOBI,
+                                                 SPIRA_PRECOND_NEUMANN};
+        spira_solve_opts o = {.rtol = rtol, .maxit = 2000, .precond = pc[_i >> 1]};
+        ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info[k]), SPIRA_OK);
+        ck_assert_double_le(info[k].rel_residual, 20 * rtol);
+        xs[k] = malloc(n * sizeof(double));
+        ck_assert_int_eq(spira_vector_get_f64(x, xs[k]), SPIRA_OK);
+        spira_vector_destroy(b), spira_vector_destroy(x);
+        spira_matrix_destroy(A);
+    }
+    /* float: the dot products round differently (cuBLAS accumulates in float) */
+    ck_assert_int_le(abs(info[0].iterations - info[1].iterations), t == SPIRA_R64 ? 3 : 10);
+    double xmax = 0, dmax = 0;
+    for (int i = 0; i < n; i++) {
+        xmax = fmax(xmax, fabs(xs[0][i]));
+        dmax = fmax(dmax, fabs(xs[0][i] - xs[1][i]));
+    }
+    ck_assert_double_le(dmax, (t == SPIRA_R64 ? 1e-7 : 5e-2) * xmax);
+    for (int i = 0; i < n; i++) ck_assert_double_eq_tol(xs[1][i], xt[i], t == SPIRA_R64 ? 1e-6 : 5e-2);
+    free(xs[0]), free(xs[1]);
+    spira_context_destroy(c);
+}
+END_TEST
+
+/* PageRank on the GPU against the CPU backend: a random weighted graph
+ * with dangling vertices and a personalization vector; _i: float. */
+START_TEST(gpu_pagerank_like_cpu)
+{
+    spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    enum { n = 3000 };
+    unsigned st = tu_seed() + 101 + (unsigned)_i;
+    int32_t cap = n * 12, nnz = 0;
+    int32_t *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
+    double *w = malloc(cap * sizeof *w), *tele = malloc(n * sizeof *tele);
+    float *wf = malloc(cap * sizeof *wf);
+    for (int i = 0; i < n; i++) {
+        int deg = i % 11 == 5 ? 0 : 1 + (int)tu_uniform(&st, 0, 10);
+        for (int d = 0; d < deg; d++) {
+            ri[nnz] = i, ci[nnz] = (int32_t)tu_uniform(&st, 0, n);
+            w[nnz] = (float)tu_uniform(&st, 0.1, 2);
+            wf[nnz] = (float)w[nnz];
+            nnz++;
+        }
+        tele[i] = (float)tu_uniform(&st, 0, 1);
+    }
+    spira_context c = cpu();
+    spira_context ctxs[2] = {c, gpu};
+    spira_pagerank_info info[2];
+    double *xs[2], tol = t == SPIRA_R64 ? 1e-12 : 1e-6;
+    for (int k = 0; k < 2; k++) {
+        spira_matrix G;
+        ck_assert_int_eq(spira_matrix_from_coo(ctxs[k], n, n, nnz, ri, ci,
+                                               t == SPIRA_R64 ? (void *)w : (void *)wf, t, &G),
+                         SPIRA_OK);
+        spira_vector r, tv;
+        spira_vector_create(ctxs[k], n, t, &r);
+        spira_vector_create(ctxs[k], n, t, &tv);
+        spira_vector_fill(r, NAN);
+        spira_vector_set_f64(tv, tele);
+        spira_pagerank_opts o = {.tol = tol, .teleport = tv};
+        ck_assert_int_eq(spira_pagerank(G, r, &o, &info[k]), SPIRA_OK);
+        ck_assert_int_eq(info[k].reason, SPIRA_CONVERGED_ATOL);
+        /* a second call reuses the cached transition matrix and gives the same ranks */
+        ck_assert_int_eq(spira_pagerank(G, r, &o, &info[k]), SPIRA_OK);
+        xs[k] = malloc(n * sizeof(double));
+        ck_assert_int_eq(spira_vector_get_f64(r, xs[k]), SPIRA_OK);
+        double sum = 0;
+        ck_assert_int_eq(spira_asum(r, &sum), SPIRA_OK);
+        ck_assert_double_eq_tol(sum, 1.0, t == SPIRA_R64 ? 1e-12 : 1e-5);
+        spira_vector_destroy(r), spira_vector_destroy(tv);
+        spira_matrix_destroy(G);
+    }
+    ck_assert_int_le(abs(info[0].iterations - info[1].iterations), 2);
+    double l1 = 0;
+    for (int i = 0; i < n; i++) l1 += fabs(xs[0][i] - xs[1][i]);
+    ck_assert_double_le(l1, t == SPIRA_R64 ? 1e-10 : 1e-4);
+    free(xs[0]), free(xs[1]);
+    free(ri), free(ci), free(w), free(wf), free(tele);
+    spira_context_destroy(c);
+}
+END_TEST
+
+/* Power iteration on the GPU: the 2-D Laplacian's largest eigenvalue 4 + 4 cos(pi/(n+1)). */
+START_TEST(gpu_power_laplacian)
+{
+    spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    int n = 12;
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_laplacian(gpu, 2, n, t, &A), SPIRA_OK);
+    spira_vector v;
+    spira_vector_create(gpu, n * n, t, &v);
+    spira_power_opts o = {.tol = t == SPIRA_R64 ? 1e-8 : 1e-4};
+    spira_power_info info;
+    ck_assert_int_eq(spira_power(A, v, &o, &info), SPIRA_OK);
+    double exact = 4 + 4 * cos(3.14159265358979323846 / (n + 1));
+    ck_assert_double_eq_tol(info.eigenvalue, exact, (t == SPIRA_R64 ? 1e-10 : 1e-5) * exact);
+    spira_vector_destroy(v);
+    spira_matrix_destroy(A);
+}
+END_TEST
+
 /* PKT with each partition and packet sizes (many packets, placeholders, long rows in the
  * remainder): matches the reference, and is bitwise reproducible (no atomics). */
 START_TEST(gpu_pkt_options)
@@ -220,6 +367,9 @@ int main(void)
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_alg2, 0, 2);
     tcase_add_loop_test(tc, gpu_pkt_options, 0, 2);
+    tcase_add_loop_test(tc, gpu_bicgstab_like_cpu, 0, 6);
+    tcase_add_loop_test(tc, gpu_pagerank_like_cpu, 0, 2);
+    tcase_add_loop_test(tc, gpu_power_laplacian, 0, 2);
     tcase_add_test(tc, gpu_out_of_memory);
     tcase_add_test(tc, gpu_two_threads);
     suite_add_tcase(s, tc);

@@ -56,6 +56,8 @@ Suite *suite_csr(void);
 Suite *suite_blas(void);
 Suite *suite_spmv(void);
 Suite *suite_solvers(void);
+Suite *suite_krylov(void);
+Suite *suite_eigen(void);
 Suite *suite_mmio(void);
 Suite *suite_faults(void);
 Suite *suite_threads(void);

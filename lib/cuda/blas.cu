@@ -1,5 +1,5 @@
 /*
- * blas.cu - BLAS-1 on the device: cuBLAS for dot, nrm2 and scal (host pointer mode, so
+ * blas.cu - BLAS-1 on the device: cuBLAS for dot, nrm2, asum and scal (host pointer mode, so
  * each reduction returns its scalar to the host, the one round trip CG needs per dot),
  * small grid-stride kernels for what cuBLAS lacks (axpby in one pass, fill, pmul).
  */
@@ -70,6 +70,19 @@ extern "C" spira_status spira__cuda_nrm2(spira_context ctx, int32_t n, spira_dty
     } else {
         float f = 0;
         SPIRA__CUBLAS(ctx, cublasSnrm2(blas_of(ctx), n, (const float *)dx, 1, &f));
+        *r = f;
+    }
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_asum(spira_context ctx, int32_t n, spira_dtype t,
+                                         const void *dx, double *r)
+{
+    if (t == SPIRA_R64) {
+        SPIRA__CUBLAS(ctx, cublasDasum(blas_of(ctx), n, (const double *)dx, 1, r));
+    } else {
+        float f = 0;
+        SPIRA__CUBLAS(ctx, cublasSasum(blas_of(ctx), n, (const float *)dx, 1, &f));
         *r = f;
     }
     return SPIRA_OK;

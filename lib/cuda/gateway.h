@@ -34,6 +34,8 @@ spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const 
                              const void *dy, double *r);
 spira_status spira__cuda_nrm2(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
                               double *r);
+spira_status spira__cuda_asum(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
+                              double *r);
 spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dtype t, double a,
                                const void *dx, double b, void *dy);
 spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a, void *dx);
