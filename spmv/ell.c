@@ -89,13 +89,14 @@ spira_status spira__ell_convert(spira_context ctx, const spira__csr *A, const ch
     int32_t K = spira__csr_max_row(A);
     SPIRA__TRY(spira__check_fill(ctx, "ell", "entries per row (the longest row)", K, A->nrows,
                                  A->nnz, max_fill));
-    spira__ell *e = spira__calloc(1, sizeof *e);
-    if (!e) return spira__nomem(ctx, "ELL layout", sizeof *e);
-    spira_status s = spira__ell_build(ctx, A, K, "ell", e);
-    if (s != SPIRA_OK) {
-        spira__free(e);
-        return s;
+    spira__ell built; /* refuses an index overflow before anything is allocated */
+    SPIRA__TRY(spira__ell_build(ctx, A, K, "ell", &built));
+    spira__ell *e = spira__malloc(sizeof *e);
+    if (!e) {
+        spira__ell_free(&built);
+        return spira__nomem(ctx, "ELL layout", sizeof *e);
     }
+    *e = built;
     *layout = e;
     return SPIRA_OK;
 }

@@ -7,6 +7,7 @@ endif
 TEST_COMMON = tests/testutil.c tests/testutil.h
 tests_check_spira_SOURCES = tests/main.c $(TEST_COMMON) tests/test_context.c \
 	tests/test_csr.c tests/test_blas.c tests/test_spmv.c tests/test_solvers.c
+tests_check_spira_SOURCES += tests/test_formats.c
 tests_check_spira_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_spira_LDADD = libspira_core.la $(CHECK_LIBS)
 tests_check_gpu_SOURCES = tests/gpu_main.c $(TEST_COMMON)
