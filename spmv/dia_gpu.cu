@@ -40,8 +40,10 @@ __global__ void __launch_bounds__(kDiaBlock)
             __syncthreads();
             if (i < (unsigned)nrows) {
                 const int dn = min(kDiaBlock, ndiag - d0);
-                int at = d0 * pitch + (int)i; /* < ndiag*pitch <= INT32_MAX (checked) */
-                for (int d = 0; d < dn; d++, at += pitch) {
+                /* < ndiag*pitch <= INT32_MAX (checked); unsigned: the step after the last
+                 * diagonal may pass INT32_MAX */
+                unsigned at = (unsigned)d0 * (unsigned)pitch + i;
+                for (int d = 0; d < dn; d++, at += (unsigned)pitch) {
                     /* unsigned wrap sends i + offset < 0 beyond ncols as well */
                     const unsigned j = i + (unsigned)s_off[d];
                     if (j < (unsigned)ncols) sum += data[at] * __ldg(&x[j]);

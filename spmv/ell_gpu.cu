@@ -25,8 +25,10 @@ __global__ void __launch_bounds__(kEllBlock)
     const unsigned stride = gridDim.x * blockDim.x;
     for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)nrows; i += stride) {
         T sum = 0;
-        int at = (int)i; /* k*pitch + i < K*pitch <= INT32_MAX (checked at conversion) */
-        for (int k = 0; k < K; k++, at += pitch) {
+        /* k*pitch + i < K*pitch <= INT32_MAX (checked at conversion); unsigned because the
+         * step after the last column may pass INT32_MAX */
+        unsigned at = i;
+        for (int k = 0; k < K; k++, at += (unsigned)pitch) {
             const int c = cols[at];
             const T v = vals[at]; /* issued with the column load: padding holds 0 */
             if (c < 0) break;     /* padding only at a row's end */
