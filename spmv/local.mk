@@ -1,6 +1,13 @@
 libspira_core_la_SOURCES += spmv/registry.c spmv/spmv.c spmv/csr.c
 noinst_HEADERS += spmv/spmv.h spmv/spmv_gpu.h spmv/csr_gpu.cuh
 CUDA_SRCS += spmv/csr_gpu.cu
+# Bell & Garland (2008) formats: csr-vector, coo, ell, dia, hyb
+libspira_core_la_SOURCES += spmv/padding.c spmv/csr_vector.c spmv/coo.c spmv/ell.c spmv/dia.c \
+	spmv/hyb.c
+noinst_HEADERS += spmv/padding.h spmv/csr_vector.h spmv/coo.h spmv/ell.h spmv/dia.h spmv/hyb.h \
+	spmv/coo_gpu.cuh spmv/ell_gpu.cuh
+CUDA_SRCS += spmv/csr_vector_gpu.cu spmv/coo_gpu.cu spmv/ell_gpu.cu spmv/dia_gpu.cu \
+	spmv/hyb_gpu.cu
 libspira_core_la_SOURCES += spmv/cusparse.c
 noinst_HEADERS += spmv/cusparse_row.h
 CUDA_SRCS += spmv/cusparse_gpu.cu

@@ -4,7 +4,11 @@
  */
 #include "spmv.h"
 #include "spmv_gpu.h"
+#include "coo.h"
 #include "cusparse_row.h"
+#include "dia.h"
+#include "ell.h"
+#include "hyb.h"
 #include "pkt.h"
 
 #include <string.h>
@@ -24,6 +28,31 @@ static const spira__format formats[] = {
     {"csr-scalar", "CSR, one thread per row (Bell & Garland 2008)", spira__csr_borrow,
      spira__csr_layout_apply, spira__csr_layout_bytes, NULL,
      GPU_OPS(spira__csr_dev_upload, spira__csr_scalar_apply, spira__csr_dev_destroy)},
+    {"csr-vector",
+     "CSR, a vector of V = 2..32 lanes per row, V from the mean row length, shuffle "
+     "reduction (Bell & Garland 2008; CUSP)",
+     spira__csr_borrow, spira__csr_layout_apply, spira__csr_layout_bytes, NULL,
+     GPU_OPS(spira__csr_dev_upload, spira__csr_vector_apply, spira__csr_dev_destroy)},
+    {"coo",
+     "COO, flat intervals of nonzeros per warp, segmented reduction with a carry fix-up; "
+     "no atomics, deterministic per GPU model (Bell & Garland 2008)",
+     spira__coo_convert, spira__coo_host_apply, spira__coo_bytes, spira__coo_destroy,
+     GPU_OPS(spira__coo_upload, spira__coo_apply, spira__coo_destroy_dev)},
+    {"ell",
+     "ELLPACK, column-major padded to the longest row, a thread per row; refuses beyond "
+     "max_fill (default 3) slots per nonzero (Bell & Garland 2008)",
+     spira__ell_convert, spira__ell_host_apply, spira__ell_bytes, spira__ell_destroy,
+     GPU_OPS(spira__ell_upload, spira__ell_apply, spira__ell_destroy_dev)},
+    {"dia",
+     "DIA, occupied diagonals stored column-major, a thread per row; refuses beyond "
+     "max_fill (default 3) slots per nonzero (Bell & Garland 2008)",
+     spira__dia_convert, spira__dia_host_apply, spira__dia_bytes, spira__dia_destroy,
+     GPU_OPS(spira__dia_upload, spira__dia_apply, spira__dia_destroy_dev)},
+    {"hyb",
+     "HYB, ELL of width K (a column while >= 1/3 of the rows and >= 4096 rows fill it) "
+     "plus COO for the rest; no atomics (Bell & Garland 2008)",
+     spira__hyb_convert, spira__hyb_host_apply, spira__hyb_bytes, spira__hyb_destroy,
+     GPU_OPS(spira__hyb_upload, spira__hyb_apply, spira__hyb_destroy_dev)},
     {"cusparse",
      "cuSPARSE generic SpMV on CSR, the baseline every benchmark compares with (CUDA only; "
      "alg=2: CSR_ALG2, deterministic; the default ALG_DEFAULT may not be)",

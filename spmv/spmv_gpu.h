@@ -17,6 +17,34 @@ void spira__csr_dev_destroy(spira_context ctx, void *dev);
 spira_status spira__csr_scalar_apply(spira_context ctx, void *dev, double alpha, const void *x,
                                      double beta, void *y);
 
+/* csr-vector (csr_vector_gpu.cu); uploads with the CSR family's spira__csr_dev_upload */
+spira_status spira__csr_vector_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                                     double beta, void *y);
+
+/* coo (coo_gpu.cu) */
+spira_status spira__coo_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__coo_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                              double beta, void *y);
+void spira__coo_destroy_dev(spira_context ctx, void *dev);
+
+/* ell (ell_gpu.cu) */
+spira_status spira__ell_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__ell_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                              double beta, void *y);
+void spira__ell_destroy_dev(spira_context ctx, void *dev);
+
+/* dia (dia_gpu.cu) */
+spira_status spira__dia_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__dia_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                              double beta, void *y);
+void spira__dia_destroy_dev(spira_context ctx, void *dev);
+
+/* hyb (hyb_gpu.cu) */
+spira_status spira__hyb_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__hyb_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                              double beta, void *y);
+void spira__hyb_destroy_dev(spira_context ctx, void *dev);
+
 /* cuSPARSE generic SpMV (cusparse_gpu.cu) */
 spira_status spira__cusparse_upload(spira_context ctx, const void *layout, void **dev);
 spira_status spira__cusparse_apply(spira_context ctx, void *dev, double alpha, const void *x,

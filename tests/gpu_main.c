@@ -81,6 +81,36 @@ START_TEST(gpu_formats_on_shapes)
 }
 END_TEST
 
+/* The format variants (HYB with an ELL part, ELL/DIA past the default fill, COO with one
+ * chunk per warp, a few, or many: a row spanning many warps, carries fixed up across the
+ * fix-up block's threads) on every shape. */
+START_TEST(gpu_variants_on_shapes)
+{
+    int runs = 0;
+    for (int p = 0; p < 2; p++) {
+        spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
+        spira_matrix A = tu_shape_matrix(gpu, &tu_shapes[_i], t, tu_seed() + (unsigned)_i);
+        for (int k = 0; k < tu_nformat_variants; k++)
+            runs += tu_check_format(gpu, A, tu_format_variants[k][0], tu_format_variants[k][1],
+                                    tu_shapes[_i].name, tu_seed() + 13u * (unsigned)k);
+        spira_matrix_destroy(A);
+    }
+    ck_assert_int_gt(runs, 0);
+}
+END_TEST
+
+/* Matrices large enough that the default COO interval spans several 32-entry chunks per
+ * warp and thousands of carries (a full wave of resident warps). */
+START_TEST(gpu_formats_large)
+{
+    const tu_shape big[2] = {{"random", 300000, 300000}, {"power-law", 20000, 20000}};
+    spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
+    spira_matrix A = tu_shape_matrix(gpu, &big[_i / 2], t, tu_seed() + 17u * (unsigned)_i);
+    ck_assert_int_gt(tu_check_all_formats(gpu, A, big[_i / 2].name, tu_seed() + 19), 0);
+    spira_matrix_destroy(A);
+}
+END_TEST
+
 /* CG on the GPU takes the CPU's iteration count (within a few) and reaches the tolerance. */
 START_TEST(gpu_cg_like_cpu)
 {
@@ -364,6 +394,8 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, gpu_blas_matches_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_formats_on_shapes, 0, tu_nshapes);
+    tcase_add_loop_test(tc, gpu_variants_on_shapes, 0, tu_nshapes);
+    tcase_add_loop_test(tc, gpu_formats_large, 0, 4);
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_alg2, 0, 2);
     tcase_add_loop_test(tc, gpu_pkt_options, 0, 2);

@@ -146,7 +146,8 @@ static void abs_scale(const spira__csr *A, double alpha, const double *x, double
     }
 }
 
-int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, unsigned seed)
+int tu_check_format(spira_context ctx, spira_matrix A, const char *name, const char *options,
+                    const char *label, unsigned seed)
 {
     const spira__csr *c = &A->csr;
     int32_t n = c->ncols, m = c->nrows;
@@ -160,11 +161,9 @@ int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, u
     ck_assert_int_eq(spira_vector_create(ctx, n, t, &vx), SPIRA_OK);
     ck_assert_int_eq(spira_vector_create(ctx, m, t, &vy), SPIRA_OK);
     int runs = 0;
-    for (int f = 0; f < spira_format_count(); f++) {
-        const char *name;
-        spira_format_describe(f, &name, NULL);
+    {
         const double ab[2][2] = {{1.5, 0.0}, {-0.75, 0.5}};
-        spira_status rc = spira_matrix_set_format(A, name, NULL);
+        spira_status rc = spira_matrix_set_format(A, name, options);
         ck_assert_int_eq(rc, SPIRA_OK);
         for (int cse = 0; cse < 2; cse++) {
             double alpha = ab[cse][0], beta = ab[cse][1];
@@ -185,7 +184,8 @@ int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, u
                           spira_status_name(rc), spira_last_error(ctx));
             ck_assert_int_eq(spira_vector_get_f64(vy, out), SPIRA_OK);
             char what[160];
-            snprintf(what, sizeof what, "%s, format %s, %s, alpha %g beta %g", label, name,
+            snprintf(what, sizeof what, "%s, format %s%s%s, %s, alpha %g beta %g", label, name,
+                     options ? " " : "", options ? options : "",
                      t == SPIRA_R64 ? "double" : "float", alpha, beta);
             tu_check_close(what, out, ref, scale, m, tu_tol(t) * (1 + sqrt((double)c->nnz / (m ? m : 1))));
             runs++;
@@ -198,5 +198,23 @@ int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, u
     free(ref);
     free(out);
     free(scale);
+    return runs;
+}
+
+const char *const tu_format_variants[][2] = {
+    {"hyb", "min_rows=0"},   {"hyb", "ell_width=2,interval=64"}, {"ell", "max_fill=1000"},
+    {"dia", "max_fill=300"}, {"coo", "interval=32"},             {"coo", "interval=96"},
+    {"coo", "interval=4096"},
+};
+const int tu_nformat_variants = sizeof tu_format_variants / sizeof tu_format_variants[0];
+
+int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, unsigned seed)
+{
+    int runs = 0;
+    for (int f = 0; f < spira_format_count(); f++) {
+        const char *name;
+        spira_format_describe(f, &name, NULL);
+        runs += tu_check_format(ctx, A, name, NULL, label, seed + 7919u * (unsigned)f);
+    }
     return runs;
 }

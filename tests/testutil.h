@@ -49,6 +49,17 @@ double tu_tol(spira_dtype t);
  * SPIRA_ERR_UNSUPPORTED and a message saying it refuses (ELL/DIA fill limits) or, on the
  * CPU backend, that it needs CUDA. Returns the number of (format, case) runs checked. */
 int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, unsigned seed);
+/* The same for one format with an options string (may be NULL); returns the number of
+ * cases checked (0 when it refused). */
+int tu_check_format(spira_context ctx, spira_matrix A, const char *name, const char *options,
+                    const char *label, unsigned seed);
+
+/* Format variants, {name, options}, that reach code the defaults skip on small matrices:
+ * HYB with an ELL part (its 4096-row floor otherwise makes it pure COO), ELL and DIA past
+ * their default fill limits, short and long COO intervals (GPU: one chunk or many per warp,
+ * rows spanning many warps). */
+extern const char *const tu_format_variants[][2];
+extern const int tu_nformat_variants;
 
 /* Suites */
 Suite *suite_context(void);
@@ -65,5 +76,6 @@ Suite *suite_threads(void);
 /* Two threads with a context each solve at once and match their lone runs (test_threads.c). */
 void tu_check_two_threads(spira_backend backend);
 Suite *suite_pkt(void);
+Suite *suite_formats(void);
 
 #endif

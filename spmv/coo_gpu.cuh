@@ -1,0 +1,31 @@
+/*
+ * coo_gpu.cuh - the device copy of a COO layout, with the scratch its segmented reduction
+ * needs, and the launcher of y <- y + alpha*A*x; shared by the coo and hyb formats
+ * (coo_gpu.cu).
+ */
+#ifndef SPIRA_COO_GPU_CUH
+#define SPIRA_COO_GPU_CUH
+
+#include "coo.h"
+
+typedef struct {
+    int32_t nrows, nnz;
+    spira_dtype dtype;
+    int32_t *row, *col;  /* device, nnz */
+    void *val;           /* device, nnz */
+    long long interval;  /* nonzeros per warp, a multiple of 32 */
+    int32_t nwarps;      /* ceil(nnz / interval): one interval per warp, one carry each */
+    int32_t *carry_row;  /* device scratch, nwarps: the row left open at each interval's end */
+    void *carry_val;     /* device scratch, nwarps: its partial sum, times alpha */
+} spira__coo_dev;
+
+/* Allocate and copy h into d, choosing the interval (h->interval, or from the device's
+ * resident warps) and allocating the carry scratch once, so apply allocates nothing.
+ * d is zeroed and released on failure. */
+spira_status spira__coo_dev_fill(spira_context ctx, const spira__coo *h, spira__coo_dev *d);
+void spira__coo_dev_release(spira_context ctx, spira__coo_dev *d);
+/* y <- y + alpha*A*x on the context's stream: two launches, no atomics, no host sync. */
+spira_status spira__coo_dev_accumulate(spira_context ctx, const spira__coo_dev *d, double alpha,
+                                       const void *x, void *y);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * ell.h - the host ELLPACK layout shared by the ell and hyb formats (Bell & Garland 2008).
+ *
+ * K stored entries per row, column-major so that the threads of a warp (consecutive rows)
+ * read consecutive addresses: entry k of row i sits at k*pitch + i, pitch = nrows rounded
+ * up to 32. A row shorter than K is padded at its end with column -1 (value 0); kernels
+ * stop a row at its first -1, so padding never reads x (no 0*Inf = NaN from padding).
+ */
+#ifndef SPIRA_SPMV_ELL_H
+#define SPIRA_SPMV_ELL_H
+
+#include "spmv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int32_t nrows, ncols, K, pitch;
+    spira_dtype dtype;
+    int32_t *cols; /* K*pitch column indices, -1 for padding */
+    void *vals;    /* K*pitch values of dtype, 0 for padding */
+} spira__ell;
+
+/* Longest row of A. */
+int32_t spira__csr_max_row(const spira__csr *A);
+/* The first min(K, row length) entries of every row of A. Refuses (UNSUPPORTED, "fmt
+ * refuses ...") before allocating when K*pitch exceeds int32. out is zeroed on failure. */
+spira_status spira__ell_build(spira_context ctx, const spira__csr *A, int32_t K, const char *fmt,
+                              spira__ell *out);
+void spira__ell_free(spira__ell *e);
+/* y <- alpha*E*x + beta*y; beta == 0 does not read y. */
+void spira__ell_apply_host(const spira__ell *e, double alpha, const void *x, double beta, void *y);
+size_t spira__ell_bytes_of(const spira__ell *e);
+
+/* The ell format's ops (registry.c). Option max_fill=N (default 3): refuse when
+ * K * nrows > N * nnz, K being the longest row. */
+spira_status spira__ell_convert(spira_context ctx, const spira__csr *A, const char *opts,
+                                void **layout);
+void spira__ell_host_apply(const void *layout, double alpha, const void *x, double beta, void *y);
+size_t spira__ell_bytes(const void *layout);
+void spira__ell_destroy(void *layout);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

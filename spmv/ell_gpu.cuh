@@ -1,0 +1,25 @@
+/*
+ * ell_gpu.cuh - the device copy of an ELL layout and its kernel's launcher, shared by the
+ * ell and hyb formats (ell_gpu.cu).
+ */
+#ifndef SPIRA_ELL_GPU_CUH
+#define SPIRA_ELL_GPU_CUH
+
+#include "ell.h"
+
+typedef struct {
+    int32_t nrows, K, pitch;
+    spira_dtype dtype;
+    int32_t *cols; /* device, K*pitch, -1 padding */
+    void *vals;    /* device, K*pitch */
+} spira__ell_dev;
+
+/* Allocate and copy h into d (d zeroed and released on failure). */
+spira_status spira__ell_dev_fill(spira_context ctx, const spira__ell *h, spira__ell_dev *d);
+void spira__ell_dev_release(spira_context ctx, spira__ell_dev *d);
+/* y <- alpha*E*x + beta*y on the context's stream (beta == 0: y not read). With K = 0 this
+ * is y <- beta*y, which HYB relies on. */
+spira_status spira__ell_dev_run(spira_context ctx, const spira__ell_dev *d, double alpha,
+                                const void *x, double beta, void *y);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * hyb.h - the host HYB layout (Bell & Garland 2008): an ELL part holding the first K
+ * entries of every row and a COO part holding the rest, built from the ELL and COO pieces.
+ *
+ * The width rule (spira__hyb_width): with rows_ge(k) the number of rows holding k or more
+ * nonzeros, K is the largest k with
+ *     3 * rows_ge(k) >= nrows   and   rows_ge(k) >= min_rows,
+ * i.e. the k-th ELL column is added while at least a third of the rows fill it (the
+ * paper's rule: ELL is about three times faster per entry than COO, so a column is worth
+ * it while at most two thirds of it are padding), and while at least min_rows rows fill it
+ * (CUSP's breakeven threshold, 4096: a column shorter than that has too little parallelism
+ * to beat COO). Since rows_ge falls with k, this is the same as CUSP's
+ * compute_optimal_entries_per_row(relative_speed 3, breakeven_threshold 4096). The rule
+ * keeps the ELL part's fill K*nrows/nnz_ell at most 3.
+ */
+#ifndef SPIRA_SPMV_HYB_H
+#define SPIRA_SPMV_HYB_H
+
+#include "coo.h"
+#include "ell.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPIRA__HYB_MIN_ROWS 4096 /* CUSP's breakeven_threshold */
+
+typedef struct {
+    spira__ell ell; /* the first K entries of every row */
+    spira__coo coo; /* the entries beyond K */
+} spira__hyb;
+
+/* K by the rule above; 0 for a matrix without rows. */
+spira_status spira__hyb_width(spira_context ctx, const spira__csr *A, long min_rows, int32_t *K);
+
+/* The hyb format's ops (registry.c). Options: min_rows=N (default 4096, N >= 0),
+ * ell_width=N (force K = N, clamped to the longest row), interval=N (the COO part's
+ * nonzeros per warp on the GPU, see coo.h). */
+spira_status spira__hyb_convert(spira_context ctx, const spira__csr *A, const char *opts,
+                                void **layout);
+void spira__hyb_host_apply(const void *layout, double alpha, const void *x, double beta, void *y);
+size_t spira__hyb_bytes(const void *layout);
+void spira__hyb_destroy(void *layout);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

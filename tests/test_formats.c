@@ -1,0 +1,522 @@
+/*
+ * test_formats.c - the Bell & Garland formats' host side: the layouts each conversion
+ * builds (contents and bytes()), the documented refusals of ELL and DIA with their numbers,
+ * the HYB width rule on hand-computed histograms, the csr-vector width rule, option
+ * errors, failure injection in every conversion, and every format variant multiplying the
+ * awkward shapes through spira_spmv on the CPU (so through each layout's host_apply).
+ */
+#include "testutil.h"
+#include "coo.h"
+#include "csr_vector.h"
+#include "dia.h"
+#include "ell.h"
+#include "hyb.h"
+#include "spmv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static spira_context cpu(void)
+{
+    spira_context ctx;
+    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
+    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+    return ctx;
+}
+
+/* A matrix whose row i holds lens[i] entries at columns (i + k) mod ncols, k < lens[i],
+ * with fresh random values. */
+static spira_matrix from_lengths(spira_context ctx, int32_t nrows, int32_t ncols,
+                                 const int32_t *lens, spira_dtype t)
+{
+    int64_t nnz = 0;
+    for (int32_t i = 0; i < nrows; i++) nnz += lens[i];
+    int32_t *ri = malloc((size_t)(nnz + 1) * sizeof *ri), *ci = malloc((size_t)(nnz + 1) * sizeof *ci);
+    double *v = malloc((size_t)(nnz + 1) * sizeof *v);
+    ck_assert(ri && ci && v);
+    unsigned st = tu_seed() ^ (unsigned)nnz;
+    int64_t k = 0;
+    for (int32_t i = 0; i < nrows; i++)
+        for (int32_t j = 0; j < lens[i]; j++) {
+            ri[k] = i;
+            ci[k] = (int32_t)(((int64_t)i + j) % ncols);
+            v[k++] = (float)tu_uniform(&st, 0.5, 1.5);
+        }
+    float *vf = malloc((size_t)(nnz + 1) * sizeof *vf);
+    for (int64_t e = 0; e < nnz; e++) vf[e] = (float)v[e];
+    spira_matrix A = NULL;
+    spira_status rc = spira_matrix_from_coo(ctx, nrows, ncols, nnz, ri, ci,
+                                            t == SPIRA_R64 ? (void *)v : (void *)vf, t, &A);
+    ck_assert_msg(rc == SPIRA_OK, "%s", spira_last_error(ctx));
+    free(ri), free(ci), free(v), free(vf);
+    return A;
+}
+
+/* Convert A's CSR with format name directly (no plan), expecting status want. */
+static void *convert(spira_context ctx, spira_matrix A, const char *name, const char *opts,
+                     spira_status want)
+{
+    const spira__format *f = spira__format_find(name);
+    ck_assert_ptr_nonnull(f);
+    void *layout = NULL;
+    spira_status rc = f->convert(ctx, &A->csr, opts, &layout);
+    ck_assert_msg(rc == want, "%s '%s': %s, wanted %s (%s)", name, opts, spira_status_name(rc),
+                  spira_status_name(want), spira_last_error(ctx));
+    if (rc != SPIRA_OK) ck_assert_ptr_null(layout);
+    return layout;
+}
+
+static void release(const char *name, void *layout)
+{
+    const spira__format *f = spira__format_find(name);
+    if (f->destroy_layout) f->destroy_layout(layout);
+}
+
+static void assert_error_has(spira_context ctx, const char *needle)
+{
+    ck_assert_msg(strstr(spira_last_error(ctx), needle), "error '%s' lacks '%s'",
+                  spira_last_error(ctx), needle);
+}
+
+/* ---- ELL -------------------------------------------------------------------------------- */
+
+/* 1000 x 1000, two entries a row, row 5 dense: K = 1000, 1e6 slots for 2998 nonzeros. The
+ * default limit refuses with the numbers; the limit is inclusive (333 refuses 333.6x, 334
+ * accepts), and an accepted plan multiplies correctly. */
+/* The HYB width of A, asserting the computation succeeds. */
+static int32_t hyb_width(spira_matrix A, long min_rows)
+{
+    int32_t K = -1;
+    ck_assert_int_eq(spira__hyb_width(A->ctx, &A->csr, min_rows, &K), SPIRA_OK);
+    return K;
+}
+
+START_TEST(ell_refuses_dense_row)
+{
+    spira_context ctx = cpu();
+    int32_t lens[1000];
+    for (int i = 0; i < 1000; i++) lens[i] = i == 5 ? 1000 : 2;
+    spira_matrix A = from_lengths(ctx, 1000, 1000, lens, SPIRA_R64);
+    ck_assert_int_eq(A->csr.nnz, 2998);
+    ck_assert_int_eq(spira_matrix_set_format(A, "ell", NULL), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_ERR_UNSUPPORTED);
+    assert_error_has(ctx, "ell refuses: 1000 entries per row (the longest row) x 1000 rows = "
+                          "1000000 stored slots, 333.6x the 2998 nonzeros (limit max_fill=3)");
+    ck_assert_int_eq(spira_matrix_set_format(A, "ell", "max_fill=333"), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_ERR_UNSUPPORTED);
+    assert_error_has(ctx, "limit max_fill=333)");
+    ck_assert_int_eq(tu_check_format(ctx, A, "ell", "max_fill=334", "dense row", tu_seed()), 2);
+    spira__ell *e = convert(ctx, A, "ell", "max_fill=334", SPIRA_OK);
+    ck_assert_int_eq(e->K, 1000);
+    ck_assert_int_eq(e->pitch, 1024);
+    ck_assert_uint_eq(spira__ell_bytes(e), (size_t)1000 * 1024 * (4 + 8));
+    release("ell", e);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* 70000 x 40000 with a dense first row: within a lax fill limit, but 40000 x 70016 slots
+ * overflow 32-bit indices: refused before a single allocation. */
+START_TEST(ell_refuses_index_overflow)
+{
+    spira_context ctx = cpu();
+    int32_t *lens = malloc(70000 * sizeof *lens);
+    for (int i = 0; i < 70000; i++) lens[i] = i == 0 ? 40000 : 1;
+    spira_matrix A = from_lengths(ctx, 70000, 40000, lens, SPIRA_R32);
+    free(lens);
+    spira__alloc_fail_at(1000000000L); /* armed only to count allocations */
+    convert(ctx, A, "ell", "max_fill=100000", SPIRA_ERR_UNSUPPORTED);
+    long made = spira__alloc_count();
+    spira__alloc_fail_at(0);
+    ck_assert_int_eq(made, 0);
+    assert_error_has(ctx, "ell refuses: 40000 entries per row x 70016 padded rows = 2800640000 "
+                          "slots exceed the 32-bit index range");
+    /* HYB forced to that width hits the same check, under its own name */
+    convert(ctx, A, "hyb", "ell_width=40000", SPIRA_ERR_UNSUPPORTED);
+    assert_error_has(ctx, "hyb refuses: 40000 entries per row");
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* The layout of a 100 x 100 tridiagonal matrix: K = 3, pitch 128, each row's entries in
+ * column order down its slots, padding -1 / 0 at row ends and in the pitch rows. */
+START_TEST(ell_layout_contents)
+{
+    spira_context ctx = cpu();
+    for (int p = 0; p < 2; p++) {
+        spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
+        spira_matrix A = tu_shape_matrix(ctx, &(tu_shape){"tridiagonal", 100, 100}, t, tu_seed());
+        spira__ell *e = convert(ctx, A, "ell", NULL, SPIRA_OK);
+        ck_assert_int_eq(e->K, 3);
+        ck_assert_int_eq(e->pitch, 128);
+        ck_assert_uint_eq(spira__ell_bytes(e), 3 * 128 * (4 + spira_dtype_size(t)));
+        const spira__csr *c = &A->csr;
+        for (int32_t i = 0; i < e->pitch; i++)
+            for (int32_t k = 0; k < e->K; k++) {
+                int32_t at = k * e->pitch + i;
+                int32_t len = i < c->nrows ? c->row_ptr[i + 1] - c->row_ptr[i] : 0;
+                if (k < len) {
+                    ck_assert_int_eq(e->cols[at], c->col_idx[c->row_ptr[i] + k]);
+                    ck_assert_double_eq(spira__get(e->vals, t, at),
+                                        spira__get(c->val, t, c->row_ptr[i] + k));
+                } else {
+                    ck_assert_int_eq(e->cols[at], -1);
+                    ck_assert_double_eq(spira__get(e->vals, t, at), 0.0);
+                }
+            }
+        ck_assert_int_eq(e->cols[0 * 128 + 0], 0); /* row 0: columns 0, 1, padding */
+        ck_assert_int_eq(e->cols[2 * 128 + 0], -1);
+        ck_assert_int_eq(e->cols[2 * 128 + 50], 51); /* row 50: 49, 50, 51 */
+        release("ell", e);
+        spira_matrix_destroy(A);
+    }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* ---- DIA -------------------------------------------------------------------------------- */
+
+/* A random 500 x 500 matrix occupies hundreds of diagonals: refused with their count
+ * (counted here independently) and the fill ratio. */
+START_TEST(dia_refuses_random)
+{
+    spira_context ctx = cpu();
+    spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[0], SPIRA_R64, tu_seed());
+    ck_assert_str_eq(tu_shapes[0].name, "random");
+    const spira__csr *c = &A->csr;
+    char seen[999] = {0};
+    int ndiag = 0;
+    for (int32_t i = 0; i < c->nrows; i++)
+        for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++)
+            if (!seen[c->col_idx[k] - i + 499]++) ndiag++;
+    ck_assert_int_gt(ndiag, 100);
+    char want[200];
+    snprintf(want, sizeof want,
+             "dia refuses: %d occupied diagonals x 500 rows = %d stored slots, %.1fx the %d "
+             "nonzeros (limit max_fill=3)",
+             ndiag, ndiag * 500, ndiag * 500.0 / c->nnz, c->nnz);
+    ck_assert_int_eq(spira_matrix_set_format(A, "dia", NULL), SPIRA_OK);
+    double x[500], y[500];
+    spira_vector vx, vy;
+    spira_vector_create(ctx, 500, SPIRA_R64, &vx);
+    spira_vector_create(ctx, 500, SPIRA_R64, &vy);
+    for (int i = 0; i < 500; i++) x[i] = 1, y[i] = 7;
+    spira_vector_set_f64(vx, x);
+    spira_vector_set_f64(vy, y);
+    ck_assert_int_eq(spira_spmv(1.0, A, vx, 0.0, vy), SPIRA_ERR_UNSUPPORTED);
+    assert_error_has(ctx, want);
+    spira_vector_get_f64(vy, y);
+    ck_assert_double_eq(y[0], 7); /* a refused SpMV leaves y alone */
+    spira_vector_destroy(vx), spira_vector_destroy(vy);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Rectangular DIA: a wide 5 x 8 with offsets -2, 0, 3, 7 and a tall 8 x 5 with -7, -1, 0,
+ * 4 (every diagonal clipped by the matrix' edge). Offsets ascending, slots hold A(i, i+off)
+ * or 0, and both multiply correctly in both precisions. */
+START_TEST(dia_rectangular)
+{
+    spira_context ctx = cpu();
+    const struct {
+        int32_t m, n, offs[4], nnz;
+    } cases[2] = {{5, 8, {-2, 0, 3, 7}, 14}, {8, 5, {-7, -1, 0, 4}, 12}};
+    for (int cs = 0; cs < 2; cs++)
+        for (int p = 0; p < 2; p++) {
+            spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
+            int32_t m = cases[cs].m, n = cases[cs].n, ri[64], ci[64];
+            double v[64];
+            int k = 0;
+            for (int d = 0; d < 4; d++)
+                for (int32_t i = 0; i < m; i++) {
+                    int32_t j = i + cases[cs].offs[d];
+                    if (j >= 0 && j < n) ri[k] = i, ci[k] = j, v[k] = 1 + i * 10 + j, k++;
+                }
+            ck_assert_int_eq(k, cases[cs].nnz);
+            float vf[64];
+            for (int e = 0; e < k; e++) vf[e] = (float)v[e];
+            spira_matrix A;
+            ck_assert_int_eq(spira_matrix_from_coo(ctx, m, n, k, ri, ci,
+                                                   p ? (void *)vf : (void *)v, t, &A),
+                             SPIRA_OK);
+            spira__dia *d = convert(ctx, A, "dia", NULL, SPIRA_OK);
+            ck_assert_int_eq(d->ndiag, 4);
+            ck_assert_int_eq(d->pitch, 32);
+            ck_assert_mem_eq(d->offsets, cases[cs].offs, sizeof cases[cs].offs);
+            ck_assert_uint_eq(spira__dia_bytes(d), 4 * 4 + 4 * 32 * spira_dtype_size(t));
+            for (int dd = 0; dd < 4; dd++)
+                for (int32_t i = 0; i < d->pitch; i++) {
+                    int32_t j = i + cases[cs].offs[dd];
+                    double want = i < m && j >= 0 && j < n ? 1 + i * 10 + j : 0;
+                    ck_assert_double_eq(spira__get(d->data, t, dd * d->pitch + i), want);
+                }
+            release("dia", d);
+            ck_assert_int_eq(tu_check_format(ctx, A, "dia", NULL, "rectangular dia", tu_seed()), 2);
+            spira_matrix_destroy(A);
+        }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* ---- HYB -------------------------------------------------------------------------------- */
+
+/* Row lengths 1,1,1,1,2,2,2,2,5,5,5,9 (36 nonzeros): rows_ge(k) = 12, 8, 4, 4, 4, 1 for
+ * k = 1..6. Without a floor, 3*rows_ge >= 12 holds up to k = 5: K = 5. With min_rows 5,
+ * rows_ge(3) = 4 stops at K = 2; min_rows 4 gives 5 again; CUSP's 4096 gives 0. */
+START_TEST(hyb_width_small_histogram)
+{
+    spira_context ctx = cpu();
+    int32_t lens[12] = {1, 1, 1, 1, 2, 2, 2, 2, 5, 5, 5, 9};
+    spira_matrix A = from_lengths(ctx, 12, 20, lens, SPIRA_R64);
+    ck_assert_int_eq(hyb_width(A, 0), 5);
+    ck_assert_int_eq(hyb_width(A, 4), 5);
+    ck_assert_int_eq(hyb_width(A, 5), 2);
+    ck_assert_int_eq(hyb_width(A, SPIRA__HYB_MIN_ROWS), 0);
+    /* the layouts: ELL 5 x pitch 32 and the 4 entries of the 9-row beyond column 5 */
+    spira__hyb *h = convert(ctx, A, "hyb", "min_rows=0", SPIRA_OK);
+    ck_assert_int_eq(h->ell.K, 5);
+    ck_assert_int_eq(h->coo.nnz, 4);
+    for (int k = 0; k < 4; k++) ck_assert_int_eq(h->coo.row[k], 11);
+    ck_assert_int_eq(h->coo.col[0], (11 + 5) % 20);
+    ck_assert_uint_eq(spira__hyb_bytes(h), 5 * 32 * 12 + 4 * 16);
+    release("hyb", h);
+    /* forced widths: 3 leaves 2*3 + 6 = 12 in COO; beyond the longest row clamps to 9 */
+    h = convert(ctx, A, "hyb", "ell_width=3", SPIRA_OK);
+    ck_assert_int_eq(h->ell.K, 3);
+    ck_assert_int_eq(h->coo.nnz, 12);
+    ck_assert_uint_eq(spira__hyb_bytes(h), 3 * 32 * 12 + 12 * 16);
+    release("hyb", h);
+    h = convert(ctx, A, "hyb", "ell_width=100", SPIRA_OK);
+    ck_assert_int_eq(h->ell.K, 9);
+    ck_assert_int_eq(h->coo.nnz, 0);
+    release("hyb", h);
+    /* the default: all COO */
+    h = convert(ctx, A, "hyb", NULL, SPIRA_OK);
+    ck_assert_int_eq(h->ell.K, 0);
+    ck_assert_int_eq(h->coo.nnz, 36);
+    ck_assert_uint_eq(spira__hyb_bytes(h), 36 * 16);
+    release("hyb", h);
+    const char *variants[] = {NULL, "min_rows=0", "ell_width=3", "ell_width=100", "ell_width=0"};
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(tu_check_format(ctx, A, "hyb", variants[i], "hyb histogram", tu_seed()), 2);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* 6000 rows: 4000 of length 2 and 2000 of length 6. The third-of-the-rows rule alone takes
+ * all 6 columns (3 * 2000 >= 6000); CUSP's 4096-row floor stops at 2. With one row moved
+ * to the short side (1999 long rows) 3 * 1999 < 6000 stops at 2 without the floor too. */
+START_TEST(hyb_width_floor)
+{
+    spira_context ctx = cpu();
+    int32_t *lens = malloc(6000 * sizeof *lens);
+    for (int i = 0; i < 6000; i++) lens[i] = i % 3 == 2 ? 6 : 2;
+    spira_matrix A = from_lengths(ctx, 6000, 6000, lens, SPIRA_R32);
+    ck_assert_int_eq(hyb_width(A, SPIRA__HYB_MIN_ROWS), 2);
+    ck_assert_int_eq(hyb_width(A, 0), 6);
+    ck_assert_int_eq(hyb_width(A, 2000), 6);
+    ck_assert_int_eq(hyb_width(A, 2001), 2);
+    spira__hyb *h = convert(ctx, A, "hyb", NULL, SPIRA_OK);
+    ck_assert_int_eq(h->ell.K, 2);
+    ck_assert_int_eq(h->coo.nnz, 2000 * 4);
+    release("hyb", h);
+    spira_matrix_destroy(A);
+    lens[2] = 2;
+    A = from_lengths(ctx, 6000, 6000, lens, SPIRA_R32);
+    ck_assert_int_eq(hyb_width(A, 0), 2);
+    ck_assert_int_eq(tu_check_format(ctx, A, "hyb", NULL, "hyb floor", tu_seed()), 2);
+    spira_matrix_destroy(A);
+    free(lens);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* ---- csr-vector, COO and sizes ------------------------------------------------------------ */
+
+START_TEST(csr_vector_lanes_rule)
+{
+    const struct {
+        double mean;
+        int v;
+    } t[] = {{0, 2},  {0.5, 2}, {1, 2},   {2, 2},    {2.01, 4}, {3, 4},  {4, 4},
+             {4.5, 8}, {8, 8},  {9, 16},  {16, 16},  {16.5, 32}, {32, 32}, {1000, 32}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        ck_assert_msg(spira__csr_vector_lanes(t[i].mean) == t[i].v, "mean %g: V %d, wanted %d",
+                      t[i].mean, spira__csr_vector_lanes(t[i].mean), t[i].v);
+}
+END_TEST
+
+/* The COO of a whole matrix borrows the CSR's columns and values and expands row_ptr. */
+START_TEST(coo_layout_contents)
+{
+    spira_context ctx = cpu();
+    spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[3], SPIRA_R32, tu_seed()); /* empty rows */
+    const spira__csr *c = &A->csr;
+    spira__coo *o = convert(ctx, A, "coo", "interval=64", SPIRA_OK);
+    ck_assert_int_eq(o->nnz, c->nnz);
+    ck_assert_ptr_eq(o->col, c->col_idx);
+    ck_assert_ptr_eq(o->val, c->val);
+    ck_assert_int_eq(o->interval, 64);
+    for (int32_t i = 0; i < c->nrows; i++)
+        for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++) ck_assert_int_eq(o->row[k], i);
+    ck_assert_uint_eq(spira__coo_bytes(o), (size_t)c->nnz * 12);
+    release("coo", o);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* bytes() of every new format on a 100 x 100 tridiagonal (298 nonzeros), and the plan
+ * reports the same. */
+START_TEST(layout_bytes)
+{
+    spira_context ctx = cpu();
+    const struct {
+        const char *name;
+        size_t f64, f32;
+    } want[] = {
+        {"csr-vector", 101 * 4 + 298 * 12, 101 * 4 + 298 * 8},
+        {"coo", 298 * 16, 298 * 12},
+        {"ell", 3 * 128 * 12, 3 * 128 * 8},
+        {"dia", 3 * 4 + 3 * 128 * 8, 3 * 4 + 3 * 128 * 4},
+        {"hyb", 298 * 16, 298 * 12}, /* 100 rows < 4096: K = 0 */
+    };
+    for (int p = 0; p < 2; p++) {
+        spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
+        spira_matrix A = tu_shape_matrix(ctx, &(tu_shape){"tridiagonal", 100, 100}, t, tu_seed());
+        ck_assert_int_eq(A->csr.nnz, 298);
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            const spira__format *f = spira__format_find(want[i].name);
+            void *layout = convert(ctx, A, want[i].name, NULL, SPIRA_OK);
+            size_t b = f->bytes(layout);
+            ck_assert_msg(b == (p ? want[i].f32 : want[i].f64), "%s: %zu bytes", want[i].name, b);
+            release(want[i].name, layout);
+            spira__spmv_plan *plan;
+            ck_assert_int_eq(spira_matrix_set_format(A, want[i].name, NULL), SPIRA_OK);
+            ck_assert_int_eq(spira__spmv_plan_get(A, &plan), SPIRA_OK);
+            ck_assert_uint_eq(plan->bytes, b);
+        }
+        spira_matrix_destroy(A);
+    }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Malformed options are INVALID_ARG naming the option, reported when the plan is built;
+ * the matrix stays usable with valid ones. */
+START_TEST(option_errors)
+{
+    spira_context ctx = cpu();
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 6, SPIRA_R64, &A), SPIRA_OK);
+    const struct {
+        const char *fmt, *opts, *says;
+    } bad[] = {
+        {"ell", "max_fill=abc", "max_fill: 'abc' is not an integer"},
+        {"ell", "max_fill=0", "ell: option max_fill must be at least 1"},
+        {"dia", "max_fill=2x", "max_fill: '2x' is not an integer"},
+        {"dia", "max_fill=-3", "dia: option max_fill must be at least 1 (stored slots per nonzero), got -3"},
+        {"coo", "interval=33", "coo: option interval"},
+        {"coo", "interval=-32", "multiple of 32"},
+        {"hyb", "min_rows=-1", "hyb: option min_rows must be at least 0, got -1"},
+        {"hyb", "ell_width=-2", "hyb: option ell_width must be at least 0, got -2"},
+        {"hyb", "ell_width=", "ell_width: '' is not an integer"},
+        {"hyb", "min_rows=0,interval=40", "hyb: option interval"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(spira_matrix_set_format(A, bad[i].fmt, bad[i].opts), SPIRA_OK);
+        ck_assert_msg(spira_matrix_prepare(A) == SPIRA_ERR_INVALID_ARG, "%s '%s' accepted",
+                      bad[i].fmt, bad[i].opts);
+        assert_error_has(ctx, bad[i].says);
+    }
+    ck_assert_int_eq(spira_matrix_set_format(A, "hyb", "min_rows=0,interval=64,ell_width=4"), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_OK);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Every allocation of every conversion may fail: NOMEM and no layout, never a crash (and,
+ * under a leak checker, nothing leaked). */
+START_TEST(convert_alloc_failures)
+{
+    spira_context ctx = cpu();
+    spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[4], SPIRA_R64, tu_seed()); /* dense row */
+    const char *v[][2] = {{"coo", NULL},        {"ell", "max_fill=1000"}, {"dia", "max_fill=1000"},
+                          {"hyb", "min_rows=0"}, {"hyb", NULL},            {"csr-vector", NULL}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        const spira__format *f = spira__format_find(v[i][0]);
+        for (long n = 1;; n++) {
+            void *layout = NULL;
+            spira__alloc_fail_at(n);
+            spira_status rc = f->convert(ctx, &A->csr, v[i][1], &layout);
+            long made = spira__alloc_count();
+            spira__alloc_fail_at(0);
+            if (rc == SPIRA_OK) {
+                ck_assert_ptr_nonnull(layout);
+                if (f->destroy_layout) f->destroy_layout(layout);
+                if (made < n) break; /* ran without hitting the failure: all paths seen */
+            } else {
+                ck_assert_msg(rc == SPIRA_ERR_NOMEM, "%s, failure %ld: %s", v[i][0], n,
+                              spira_status_name(rc));
+                ck_assert_ptr_null(layout);
+            }
+            ck_assert_int_lt(n, 100);
+        }
+    }
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Every variant (HYB with an ELL part, ELL/DIA past the default fill, short COO intervals)
+ * on every awkward shape, both precisions, through spira_spmv on the CPU. */
+START_TEST(variants_on_shapes)
+{
+    spira_context ctx = cpu();
+    int runs = 0, hyb_runs = 0;
+    for (int p = 0; p < 2; p++) {
+        spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
+        spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[_i], t, tu_seed() + (unsigned)_i);
+        for (int k = 0; k < tu_nformat_variants; k++) {
+            int r = tu_check_format(ctx, A, tu_format_variants[k][0], tu_format_variants[k][1],
+                                    tu_shapes[_i].name, tu_seed() + 11u * (unsigned)k);
+            runs += r;
+            if (!strcmp(tu_format_variants[k][0], "hyb") || !strcmp(tu_format_variants[k][0], "coo")) {
+                ck_assert_int_eq(r, 2); /* these never refuse */
+                hyb_runs += r;
+            }
+        }
+        spira_matrix_destroy(A);
+    }
+    ck_assert_int_gt(runs, hyb_runs);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_formats(void)
+{
+    Suite *s = suite_create("formats");
+    TCase *tc = tcase_create("bell-garland");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, ell_refuses_dense_row);
+    tcase_add_test(tc, ell_refuses_index_overflow);
+    tcase_add_test(tc, ell_layout_contents);
+    tcase_add_test(tc, dia_refuses_random);
+    tcase_add_test(tc, dia_rectangular);
+    tcase_add_test(tc, hyb_width_small_histogram);
+    tcase_add_test(tc, hyb_width_floor);
+    tcase_add_test(tc, csr_vector_lanes_rule);
+    tcase_add_test(tc, coo_layout_contents);
+    tcase_add_test(tc, layout_bytes);
+    tcase_add_test(tc, option_errors);
+    tcase_add_test(tc, convert_alloc_failures);
+    tcase_add_loop_test(tc, variants_on_shapes, 0, tu_nshapes);
+    suite_add_tcase(s, tc);
+    return s;
+}
