@@ -6,10 +6,31 @@ TESTS += tests/check_spira tests/check_gpu
 endif
 TEST_COMMON = tests/testutil.c tests/testutil.h
 tests_check_spira_SOURCES = tests/main.c $(TEST_COMMON) tests/test_context.c \
-	tests/test_csr.c tests/test_blas.c tests/test_spmv.c tests/test_solvers.c
+	tests/test_csr.c tests/test_blas.c tests/test_spmv.c tests/test_solvers.c tests/test_mmio.c
 tests_check_spira_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_spira_LDADD = libspira_core.la $(CHECK_LIBS)
 tests_check_gpu_SOURCES = tests/gpu_main.c $(TEST_COMMON)
 tests_check_gpu_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_gpu_LDADD = libspira_core.la $(CHECK_LIBS)
 AM_TESTS_ENVIRONMENT = SPIRA_DATA='$(abs_top_srcdir)/data'; export SPIRA_DATA;
+# one small file per kind of malformed Matrix Market input (test_mmio.c; fuzzer seeds)
+dist_noinst_DATA += tests/mm-bad/array-32bit.mtx tests/mm-bad/array-too-many.mtx \
+	tests/mm-bad/array-truncated.mtx tests/mm-bad/array-two-per-line.mtx \
+	tests/mm-bad/bad-field.mtx tests/mm-bad/bad-format.mtx tests/mm-bad/bad-object.mtx \
+	tests/mm-bad/bad-symmetry.mtx tests/mm-bad/banner-extra.mtx \
+	tests/mm-bad/banner-short.mtx tests/mm-bad/col-zero.mtx tests/mm-bad/complex.mtx \
+	tests/mm-bad/empty.mtx tests/mm-bad/extra-token.mtx tests/mm-bad/hermitian.mtx \
+	tests/mm-bad/index-float.mtx tests/mm-bad/index-junk.mtx \
+	tests/mm-bad/index-negative.mtx tests/mm-bad/integer-float.mtx \
+	tests/mm-bad/missing-col.mtx tests/mm-bad/missing-value.mtx \
+	tests/mm-bad/no-banner.mtx tests/mm-bad/no-size.mtx \
+	tests/mm-bad/nonsquare-symmetric.mtx tests/mm-bad/nul-byte.mtx \
+	tests/mm-bad/pattern-array.mtx tests/mm-bad/pattern-skew.mtx \
+	tests/mm-bad/pattern-value.mtx tests/mm-bad/row-range.mtx \
+	tests/mm-bad/size-64bit.mtx tests/mm-bad/size-extra.mtx tests/mm-bad/size-float.mtx \
+	tests/mm-bad/size-junk.mtx tests/mm-bad/size-negative.mtx \
+	tests/mm-bad/size-nnz-32bit.mtx tests/mm-bad/size-rows-32bit.mtx \
+	tests/mm-bad/size-short.mtx tests/mm-bad/skew-diagonal.mtx tests/mm-bad/too-many.mtx \
+	tests/mm-bad/truncated.mtx tests/mm-bad/value-comma.mtx tests/mm-bad/value-hex.mtx \
+	tests/mm-bad/value-inf.mtx tests/mm-bad/value-junk.mtx tests/mm-bad/value-nan.mtx \
+	tests/mm-bad/value-overflow.mtx tests/mm-bad/value-suffix.mtx

@@ -8,7 +8,7 @@
 int main(void)
 {
     Suite *(*suites[])(void) = {suite_context, suite_csr, suite_blas, suite_spmv,
-                                suite_solvers};
+                                suite_solvers, suite_mmio};
     tu_seed();
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
