@@ -38,6 +38,8 @@ static inline const char *spira__mm_scan_int(const char *p, const char *end, int
     if (p < end && (*p == '-' || *p == '+')) neg = *p++ == '-';
     if (p == end || (unsigned)(*p - '0') > 9) return NULL;
     uint64_t x = 0;
+    const char *stop = end - p > 18 ? p + 18 : end; /* 18 digits cannot overflow */
+    for (; p < stop && (unsigned)(*p - '0') <= 9; p++) x = x * 10 + (unsigned)(*p - '0');
     for (; p < end && (unsigned)(*p - '0') <= 9; p++) {
         unsigned d = (unsigned)(*p - '0');
         if (x > (UINT64_C(9223372036854775807) - d) / 10) *overflow = 1;

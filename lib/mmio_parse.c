@@ -372,7 +372,9 @@ static spira_status read_coordinate(mm_lexer *L, spira__mm_coo *c, int64_t decla
     const char *p = L->p;
     int64_t kept = 0, off = 0;
     for (int64_t k = 0; k < declared; k++) {
-        if (!next_entry(L, &p)) return truncated(L, k, declared);
+        /* the usual line starts with its row index; anything else may be noise */
+        if (!(p < L->end && (unsigned)(*p - '0') <= 9) && !next_entry(L, &p))
+            return truncated(L, k, declared);
         int64_t i, j;
         double x = 1;
         SPIRA__TRY(parse_index(L, &p, c->nrows, "row", &i));

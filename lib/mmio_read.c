@@ -88,12 +88,18 @@ spira_status spira__mm_load(spira_context ctx, const char *path, char **text, si
     errno = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return spira__error(ctx, SPIRA_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    unsigned char magic[2] = {0, 0};
+    size_t n = fread(magic, 1, 2, f);
+    if (ferror(f)) { /* a directory, say: before its "size" is believed */
+        spira_status s = spira__error(ctx, SPIRA_ERR_IO, "cannot read '%s': %s", path,
+                                      strerror(errno));
+        fclose(f);
+        return s;
+    }
     /* the size, when the file is seekable, to read it in one go */
     long size = -1;
     if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-    if (size >= 0 && fseek(f, 0, SEEK_SET) != 0) size = -1;
-    unsigned char magic[2] = {0, 0};
-    size_t n = fread(magic, 1, 2, f);
+    if (size >= 0 && fseek(f, (long)n, SEEK_SET) != 0) size = -1;
     if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
         fclose(f);
         /* a guess of the inflated size: Matrix Market text compresses about 3-5x */
