@@ -1,3 +1,7 @@
 EXTRA_DIST += bench/cupy_cg.py
 # bench/: the SpMV benchmark scripts (run on the GPU machine; results go under bench/results/)
 EXTRA_DIST += bench/run-spmv.sh bench/plot-spmv.py
+# Benchmarks: built by `make check`, run by hand (timing never lives in tests).
+check_PROGRAMS += bench/mmread-bench
+bench_mmread_bench_SOURCES = bench/mmread-bench.c
+bench_mmread_bench_LDADD = libspira_core.la

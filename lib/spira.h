@@ -113,11 +113,16 @@ SPIRA_API spira_status spira_matrix_from_coo(spira_context ctx, int64_t nrows, i
                                              int64_t nnz, const int32_t *row_idx,
                                              const int32_t *col_idx, const void *val,
                                              spira_dtype dtype, spira_matrix *A);
-/* Read a Matrix Market file (.mtx, or gzip-compressed .mtx.gz). Coordinate and array;
- * real, integer, pattern (values 1); general, symmetric, skew-symmetric (expanded). */
+/* Read a Matrix Market file (.mtx, or gzip-compressed: detected by content, any name).
+ * Coordinate and array; real, integer, pattern (values 1); general, symmetric,
+ * skew-symmetric (expanded); complex and hermitian give SPIRA_ERR_UNSUPPORTED. A
+ * malformed file (NaN or Inf values included) gives SPIRA_ERR_PARSE, its message
+ * "FILE:LINE: what"; sizes beyond 32-bit indices SPIRA_ERR_UNSUPPORTED. */
 SPIRA_API spira_status spira_matrix_read_mm(spira_context ctx, const char *path,
                                             spira_dtype dtype, spira_matrix *A);
-/* Write as "coordinate real general" with 17 significant digits. */
+/* Write as "coordinate real general" with 17 significant digits (9 for float), so that
+ * reading it back gives the same bits; gzip-compressed when path ends in ".gz". NaN or
+ * Inf values: SPIRA_ERR_NONFINITE, no file written. */
 SPIRA_API spira_status spira_matrix_write_mm(spira_matrix A, const char *path);
 /* The standard finite-difference Laplacian on an n^dim grid (dim 2: 5-point, dim 3:
  * 7-point; Dirichlet boundary, diagonal 2*dim, off-diagonals -1): SPD, n^dim rows. */
@@ -165,7 +170,8 @@ SPIRA_API spira_status spira_vector_set_f64(spira_vector v, const double *host);
 SPIRA_API spira_status spira_vector_get_f64(spira_vector v, double *host);
 /* Every entry <- value. */
 SPIRA_API spira_status spira_vector_fill(spira_vector v, double value);
-/* Read a dense vector from Matrix Market (array n x 1, or coordinate n x 1) / write one. */
+/* Read a dense vector from Matrix Market (array n x 1, or coordinate n x 1: absent
+ * entries 0; 1 x n is accepted too) / write one as "array real general" n x 1. */
 SPIRA_API spira_status spira_vector_read_mm(spira_context ctx, const char *path,
                                             spira_dtype dtype, spira_vector *v);
 SPIRA_API spira_status spira_vector_write_mm(spira_vector v, const char *path);

@@ -11,6 +11,7 @@ tests_check_spira_SOURCES = tests/main.c $(TEST_COMMON) tests/test_context.c \
 	tests/test_pkt.c \
 	tests/test_krylov.c tests/test_eigen.c
 tests_check_spira_SOURCES += tests/test_formats.c
+tests_check_spira_SOURCES += tests/test_mmio.c
 tests_check_spira_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_spira_LDADD = libspira_core.la $(CHECK_LIBS)
 tests_check_gpu_SOURCES = tests/gpu_main.c $(TEST_COMMON) tests/test_threads.c
@@ -43,3 +44,25 @@ check-valgrind: $(check_PROGRAMS)
 	  valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect \
 	  --error-exitcode=1 tests/check_spira
 .PHONY: check-valgrind
+
+# one small file per kind of malformed Matrix Market input (test_mmio.c; fuzzer seeds)
+dist_noinst_DATA += tests/mm-bad/array-32bit.mtx tests/mm-bad/array-too-many.mtx \
+	tests/mm-bad/array-truncated.mtx tests/mm-bad/array-two-per-line.mtx \
+	tests/mm-bad/bad-field.mtx tests/mm-bad/bad-format.mtx tests/mm-bad/bad-object.mtx \
+	tests/mm-bad/bad-symmetry.mtx tests/mm-bad/banner-extra.mtx \
+	tests/mm-bad/banner-short.mtx tests/mm-bad/col-zero.mtx tests/mm-bad/complex.mtx \
+	tests/mm-bad/empty.mtx tests/mm-bad/extra-token.mtx tests/mm-bad/hermitian.mtx \
+	tests/mm-bad/index-float.mtx tests/mm-bad/index-junk.mtx \
+	tests/mm-bad/index-negative.mtx tests/mm-bad/integer-float.mtx \
+	tests/mm-bad/missing-col.mtx tests/mm-bad/missing-value.mtx \
+	tests/mm-bad/no-banner.mtx tests/mm-bad/no-size.mtx \
+	tests/mm-bad/nonsquare-symmetric.mtx tests/mm-bad/nul-byte.mtx \
+	tests/mm-bad/pattern-array.mtx tests/mm-bad/pattern-skew.mtx \
+	tests/mm-bad/pattern-value.mtx tests/mm-bad/row-range.mtx \
+	tests/mm-bad/size-64bit.mtx tests/mm-bad/size-extra.mtx tests/mm-bad/size-float.mtx \
+	tests/mm-bad/size-junk.mtx tests/mm-bad/size-negative.mtx \
+	tests/mm-bad/size-nnz-32bit.mtx tests/mm-bad/size-rows-32bit.mtx \
+	tests/mm-bad/size-short.mtx tests/mm-bad/skew-diagonal.mtx tests/mm-bad/too-many.mtx \
+	tests/mm-bad/truncated.mtx tests/mm-bad/value-comma.mtx tests/mm-bad/value-hex.mtx \
+	tests/mm-bad/value-inf.mtx tests/mm-bad/value-junk.mtx tests/mm-bad/value-nan.mtx \
+	tests/mm-bad/value-overflow.mtx tests/mm-bad/value-suffix.mtx

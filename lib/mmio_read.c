@@ -1,0 +1,217 @@
+/*
+ * mmio_read.c - reading Matrix Market files: the whole file into memory (gunzipped when it
+ * starts with the gzip magic bytes, whatever its name), parsed by lib/mmio_parse.c, then
+ * turned into the canonical CSR (lib/csr.c sorts and sums duplicates) or a dense vector.
+ *
+ * The text is freed before the CSR is built, so the peak is text + triplets, then
+ * triplets + CSR, never all three.
+ */
+#include "mmio.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+/* Grow *buf (capacity *cap, *len used) so that at least one more byte fits after the
+ * room kept for the final NUL. */
+static spira_status grow(spira_context ctx, char **buf, size_t *cap, size_t len,
+                         const char *path)
+{
+    if (len + 1 < *cap) return SPIRA_OK;
+    size_t ncap = *cap < 65536 ? 65536 : *cap * 2;
+    if (ncap < *cap) return spira__nomem(ctx, "Matrix Market text", SIZE_MAX);
+    char *b = spira__realloc(*buf, ncap);
+    if (!b) return spira__nomem(ctx, "Matrix Market text", ncap);
+    *buf = b;
+    *cap = ncap;
+    return SPIRA_OK;
+}
+
+static spira_status load_gzip(spira_context ctx, const char *path, size_t guess, char **text,
+                              size_t *len)
+{
+    gzFile g = gzopen(path, "rb");
+    if (!g)
+        return spira__error(ctx, SPIRA_ERR_IO, "cannot open '%s': %s", path,
+                            errno ? strerror(errno) : "out of memory in zlib");
+    gzbuffer(g, 1u << 18);
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    spira_status s = SPIRA_OK;
+    if (guess) {
+        buf = spira__malloc(guess);
+        if (!buf) s = spira__nomem(ctx, "Matrix Market text", guess);
+        else cap = guess;
+    }
+    while (s == SPIRA_OK) {
+        s = grow(ctx, &buf, &cap, n, path);
+        if (s != SPIRA_OK) break;
+        size_t want = cap - 1 - n;
+        if (want > (size_t)INT_MAX / 2) want = (size_t)INT_MAX / 2;
+        int got = gzread(g, buf + n, (unsigned)want);
+        if (got < 0) {
+            int err;
+            const char *msg = gzerror(g, &err);
+            s = spira__error(ctx, SPIRA_ERR_IO, "%s: gzip data error: %s", path,
+                             err == Z_ERRNO ? strerror(errno) : msg);
+            break;
+        }
+        n += (size_t)got;
+        if (got == 0) {
+            int err;
+            const char *msg = gzerror(g, &err);
+            if (err != Z_OK && err != Z_STREAM_END)
+                s = spira__error(ctx, SPIRA_ERR_IO, "%s: gzip data error: %s", path, msg);
+            break;
+        }
+    }
+    int cerr = gzclose(g);
+    if (s == SPIRA_OK && cerr != Z_OK)
+        s = spira__error(ctx, SPIRA_ERR_IO, "%s: gzip data error (code %d)%s", path, cerr,
+                         cerr == Z_BUF_ERROR ? ": the compressed file is truncated" : "");
+    if (s != SPIRA_OK) {
+        spira__free(buf);
+        return s;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return SPIRA_OK;
+}
+
+spira_status spira__mm_load(spira_context ctx, const char *path, char **text, size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    errno = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return spira__error(ctx, SPIRA_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    unsigned char magic[2] = {0, 0};
+    size_t n = fread(magic, 1, 2, f);
+    if (ferror(f)) { /* a directory, say: before its "size" is believed */
+        spira_status s = spira__error(ctx, SPIRA_ERR_IO, "cannot read '%s': %s", path,
+                                      strerror(errno));
+        fclose(f);
+        return s;
+    }
+    /* the size, when the file is seekable, to read it in one go */
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    if (size >= 0 && fseek(f, (long)n, SEEK_SET) != 0) size = -1;
+    if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        fclose(f);
+        /* a guess of the inflated size: Matrix Market text compresses about 3-5x */
+        size_t guess = size > 0 && (unsigned long)size < SIZE_MAX / 8 ? (size_t)size * 4 + 1 : 0;
+        return load_gzip(ctx, path, guess, text, len);
+    }
+    size_t cap = size >= 0 && (unsigned long)size < SIZE_MAX - 2 ? (size_t)size + 2 : 65536;
+    char *buf = spira__malloc(cap);
+    spira_status s = buf ? SPIRA_OK : spira__nomem(ctx, "Matrix Market text", cap);
+    if (s == SPIRA_OK) memcpy(buf, magic, n);
+    while (s == SPIRA_OK) {
+        s = grow(ctx, &buf, &cap, n, path);
+        if (s != SPIRA_OK) break;
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                s = spira__error(ctx, SPIRA_ERR_IO, "cannot read '%s': %s", path,
+                                 strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (s != SPIRA_OK) {
+        spira__free(buf);
+        return s;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return SPIRA_OK;
+}
+
+/* Triplets to canonical CSR; frees the triplets either way. */
+static spira_status coo_to_csr(spira_context ctx, spira__mm_coo *c, spira__csr *out,
+                               int *symmetric)
+{
+    spira_status s = spira__csr_from_coo(ctx, c->nrows, c->ncols, c->nnz, c->ri, c->ci, c->val,
+                                         c->dtype, out);
+    if (s == SPIRA_OK && symmetric) *symmetric = c->symmetry == SPIRA__MM_SYMMETRIC;
+    spira__mm_coo_free(c);
+    return s;
+}
+
+spira_status spira__mm_parse(spira_context ctx, const char *name, const char *text, size_t len,
+                             spira_dtype dtype, spira__csr *out, int *symmetric)
+{
+    memset(out, 0, sizeof *out);
+    spira__mm_coo c;
+    SPIRA__TRY(spira__mm_parse_coo(ctx, name, text, len, dtype, &c));
+    return coo_to_csr(ctx, &c, out, symmetric);
+}
+
+spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dtype,
+                            spira__csr *out, int *symmetric)
+{
+    memset(out, 0, sizeof *out);
+    char *text;
+    size_t len;
+    SPIRA__TRY(spira__mm_load(ctx, path, &text, &len));
+    spira__mm_coo c;
+    spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, &c);
+    spira__free(text);
+    if (s != SPIRA_OK) return s;
+    return coo_to_csr(ctx, &c, out, symmetric);
+}
+
+spira_status spira_vector_read_mm(spira_context ctx, const char *path, spira_dtype dtype,
+                                  spira_vector *v)
+{
+    if (!ctx || !path || !v)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "NULL context, path or output");
+    *v = NULL;
+    if (dtype != SPIRA_R32 && dtype != SPIRA_R64)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown dtype %d", (int)dtype);
+    char *text;
+    size_t len;
+    SPIRA__TRY(spira__mm_load(ctx, path, &text, &len));
+    spira__mm_coo c;
+    spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, &c);
+    spira__free(text);
+    if (s != SPIRA_OK) return s;
+    if (c.ncols != 1 && c.nrows != 1) {
+        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                         "%s: a vector file must have one column (or one row), this one is "
+                         "%lld x %lld",
+                         path, (long long)c.nrows, (long long)c.ncols);
+        spira__mm_coo_free(&c);
+        return s;
+    }
+    /* dense values: array entries assigned (so -0 stays -0), coordinate entries summed
+     * into zeros (they may repeat or omit some) */
+    int64_t n = c.ncols == 1 ? c.nrows : c.ncols;
+    double *x = NULL;
+    s = spira__alloc(ctx, (void **)&x, (size_t)(n ? n : 1), sizeof *x, "vector values");
+    if (s == SPIRA_OK) {
+        memset(x, 0, (size_t)n * sizeof *x);
+        for (int64_t k = 0; k < c.nnz; k++) {
+            double e = c.val ? spira__get(c.val, dtype, k) : 1.0;
+            int64_t i = c.ncols == 1 ? c.ri[k] : c.ci[k];
+            x[i] = c.array ? e : x[i] + e;
+        }
+        s = spira_vector_create(ctx, n, dtype, v);
+    }
+    if (s == SPIRA_OK) {
+        s = spira_vector_set_f64(*v, x);
+        if (s != SPIRA_OK) {
+            spira_vector_destroy(*v);
+            *v = NULL;
+        }
+    }
+    spira__free(x);
+    spira__mm_coo_free(&c);
+    return s;
+}
