@@ -1,6 +1,7 @@
 /*
  * test_faults.c - failure injection: the n-th allocation fails, for n = 1, 2, ... through
- * a whole workflow (context, matrix, every SpMV format, a preconditioned solve). Each run
+ * a whole workflow (context, matrix, every SpMV format, reading a gzipped Matrix Market
+ * file, a preconditioned solve). Each run
  * must return SPIRA_OK or SPIRA_ERR_NOMEM, never crash, and leave no block allocated.
  */
 #include "testutil.h"
@@ -11,7 +12,7 @@
 static spira_status workflow(const tu_shape *shape, const tu_triplets *T, spira_dtype t)
 {
     spira_context ctx = NULL;
-    spira_matrix A = NULL, S = NULL;
+    spira_matrix A = NULL, S = NULL, F = NULL;
     spira_vector x = NULL, y = NULL, b = NULL, sx = NULL;
     spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
     spira_status s = spira_context_create(&ctx, &o);
@@ -32,6 +33,7 @@ static spira_status workflow(const tu_shape *shape, const tu_triplets *T, spira_
         }
         if (s == SPIRA_OK) s = spira_spmv(1.0, A, x, 0.0, y);
     }
+    if (s == SPIRA_OK) s = spira_matrix_read_mm(ctx, tu_data("mbeacxc.mtx.gz"), t, &F);
     if (s == SPIRA_OK) s = spira_matrix_laplacian(ctx, 2, 6, t, &S);
     if (s == SPIRA_OK) s = spira_vector_create(ctx, 36, t, &b);
     if (s == SPIRA_OK) s = spira_vector_create(ctx, 36, t, &sx);
@@ -47,7 +49,7 @@ static spira_status workflow(const tu_shape *shape, const tu_triplets *T, spira_
                       spira_last_error(ctx));
     spira_vector_destroy(x), spira_vector_destroy(y), spira_vector_destroy(b);
     spira_vector_destroy(sx);
-    spira_matrix_destroy(A), spira_matrix_destroy(S);
+    spira_matrix_destroy(A), spira_matrix_destroy(S), spira_matrix_destroy(F);
     spira_context_destroy(ctx);
     return s;
 }
