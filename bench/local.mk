@@ -5,3 +5,4 @@ EXTRA_DIST += bench/run-spmv.sh bench/plot-spmv.py
 check_PROGRAMS += bench/mmread-bench
 bench_mmread_bench_SOURCES = bench/mmread-bench.c
 bench_mmread_bench_LDADD = libspira_core.la
+EXTRA_DIST += bench/gpu-session.sh
