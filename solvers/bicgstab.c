@@ -7,7 +7,9 @@
  * carries is the true one, b - A x, not M^-1 (b - A x), so the tolerance means the same
  * thing with and without a preconditioner and spira__check monitors ||b - A x||.
  *
- * Breakdown (message names the quantity): rho = (r0hat, r) = 0, (r0hat, v) = 0,
+ * When rho = (r0hat, r) becomes negligible against ||r0hat|| ||r|| (the classic
+ * breakdown, common on hard nonsymmetric systems such as west0067 or bayer10), the shadow
+ * residual restarts: r0hat <- r. Breakdown (message names the quantity): (r0hat, v) = 0,
  * (t, t) = 0 or omega = 0; a NaN or Inf in any of them is SPIRA_ERR_NONFINITE. After
  * the half step, when ||s|| already meets the tolerance, x <- x + alpha phat and stop
  * (the standard early exit; it also avoids (t, t) = 0 on an exactly solved system).
@@ -28,6 +30,9 @@ static int meets_tolerance(const spira__solve_env *e, double rnorm)
     return rnorm <= e->o.rtol * e->bnorm || (e->o.atol > 0 && rnorm <= e->o.atol);
 }
 
+/* |cos(r0hat, r)| below which the shadow residual is restarted (see the loop). */
+#define RESTART_COSINE 1e-12
+
 spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x)
 {
     /* r doubles as s (s = r - alpha v overwrites r; r = s - omega t likewise) */
@@ -35,7 +40,8 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
     int ident = strcmp(e->M->name, "none") == 0;
     spira_status s = spira__workspace(e, &r, &rh, &p, &v, &t, NULL);
     if (s == SPIRA_OK && !ident) s = spira__workspace(e, &ph, &sh, NULL);
-    double rnorm, snorm, rho = 1, rho_old = 1, alpha = 1, omega = 1, rv, tt, ts;
+    double rnorm, snorm, rho = 1, rho_old = 1, alpha = 1, omega = 1, rv, tt, ts, rhnorm;
+    int fresh = 1; /* p starts over from r: the first step, or after a restart */
     if (s != SPIRA_OK) goto done;
     if (ident) ph = p;
     /* r <- b - A x; r0hat <- r */
@@ -44,6 +50,7 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
     if (s == SPIRA_OK) s = spira_nrm2(r, &rnorm);
     if (s != SPIRA_OK || spira__check(e, 0, rnorm)) goto done;
     s = spira_copy(r, rh);
+    rhnorm = rnorm;
     for (int it = 1; s == SPIRA_OK; it++) {
         if (it > e->o.maxit) {
             e->info->reason = SPIRA_STOPPED_MAXIT;
@@ -52,11 +59,22 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         /* rho = (r0hat, r) */
         rho_old = rho;
         if ((s = spira_dot(rh, r, &rho)) != SPIRA_OK) break;
-        if (rho == 0 || !isfinite(rho)) {
+        if (!isfinite(rho)) {
             s = spira__breakdown(e, it, "rho = (r0hat, r)", rho);
             break;
         }
-        if (it == 1) {
+        if (fabs(rho) <= RESTART_COSINE * rhnorm * rnorm) {
+            /* r has become (nearly) orthogonal to r0hat, the classic BiCGSTAB breakdown:
+             * restart the shadow residual, r0hat <- r, so rho = ||r||^2 > 0 (r != 0, or
+             * the solve would have stopped converged). Costs one copy, no reduction. */
+            s = spira_copy(r, rh);
+            if (s != SPIRA_OK) break;
+            rhnorm = rnorm;
+            rho = rnorm * rnorm;
+            fresh = 1;
+        }
+        if (fresh) {
+            fresh = 0;
             s = spira_copy(r, p); /* p <- r */
         } else {
             /* p <- r + beta (p - omega v), beta = (rho / rho_old) (alpha / omega) */

@@ -190,12 +190,10 @@ spira_status spira_solve(spira_solver_type type, spira_matrix A, spira_vector b,
     if (s == SPIRA_OK) s = run(type, &e, b, x);
     if (s == SPIRA_OK) s = spira_context_synchronize(e.ctx);
     info->solve_ms = spira__now_ms() - t1;
-    if (s != SPIRA_OK) {
-        if (info->reason == SPIRA_STOPPED_ERROR || s == SPIRA_ERR_BREAKDOWN ||
-            s == SPIRA_ERR_NONFINITE)
-            goto done;
-    }
-    /* r <- b - A x: the true residual, not the recurrence's */
+    /* a backend call failed: x is not to be trusted */
+    if (s != SPIRA_OK && info->reason == SPIRA_STOPPED_ERROR) goto done;
+    /* r <- b - A x: the true residual, not the recurrence's (after a breakdown too, so the
+     * caller knows how good the x it gets back is; the breakdown message is kept) */
     {
         double rn = 0;
         spira_status t = spira__workspace(&e, &r, NULL);

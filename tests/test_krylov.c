@@ -222,12 +222,13 @@ END_TEST
  * below is exact in binary floating point). _i = 0: A = [[1,2,-2],[1,-1,1],[1,-1,0]],
  * b = (2,0,-2): v = A b = (6,0,2), alpha = 1, s = (-4,0,-4), t = A s = (4,-8,-4), so
  * omega = (t, s) / (t, t) = 0 at step 1. _i = 1: A = [[2,1,1],[0,1,0],[-2,2,2]],
- * b = (2,2,0): the second step's rho = (r0hat, r) is 0. Both A are nonsingular. */
+ * b = (2,2,0): the second step's rho = (r0hat, r) is 0, which BiCGSTAB survives by
+ * restarting r0hat <- r, so that system converges. Both A are nonsingular. */
 START_TEST(bicgstab_breakdown_omega_rho)
 {
     static const double vals[2][9] = {{1, 2, -2, 1, -1, 1, 1, -1, 0}, {2, 1, 1, 0, 1, 0, -2, 2, 2}};
     static const double rhs[2][3] = {{2, 0, -2}, {2, 2, 0}};
-    static const char *what[2] = {"omega = (t, s) / (t, t) = 0", "rho = (r0hat, r) = 0"};
+    static const char *what[1] = {"omega = (t, s) / (t, t) = 0"};
     spira_context ctx = cpu();
     int32_t rp[] = {0, 3, 6, 9}, ci[] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
     spira_matrix A;
@@ -237,11 +238,18 @@ START_TEST(bicgstab_breakdown_omega_rho)
     spira_vector_create(ctx, 3, SPIRA_R64, &x);
     spira_vector_set(b, rhs[_i]);
     spira_solve_info info;
-    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, NULL, &info),
-                     SPIRA_ERR_BREAKDOWN);
-    ck_assert_int_eq(info.reason, SPIRA_STOPPED_BREAKDOWN);
-    ck_assert_int_eq(info.iterations, _i + 1);
-    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), what[_i]));
+    if (_i == 1) { /* restarted, not broken down */
+        ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, NULL, &info), SPIRA_OK);
+        ck_assert_int_ge(info.iterations, 2);
+        ck_assert_int_le(info.iterations, 6);
+        ck_assert_double_le(info.rel_residual, 1e-10);
+    } else {
+        ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, NULL, &info),
+                         SPIRA_ERR_BREAKDOWN);
+        ck_assert_int_eq(info.reason, SPIRA_STOPPED_BREAKDOWN);
+        ck_assert_int_eq(info.iterations, _i + 1);
+        ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), what[_i]));
+    }
     spira_vector_destroy(x), spira_vector_destroy(b);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);

@@ -139,6 +139,8 @@ START_TEST(cg_breakdown_on_indefinite)
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, &info), SPIRA_ERR_BREAKDOWN);
     ck_assert_int_eq(info.reason, SPIRA_STOPPED_BREAKDOWN);
     ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "(p, A p)"));
+    /* the true residual of the x handed back is still reported: x = 0, so exactly 1 */
+    ck_assert_double_eq(info.rel_residual, 1.0);
     spira_vector_destroy(x), spira_vector_destroy(b);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
