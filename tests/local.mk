@@ -21,15 +21,22 @@ AM_TESTS_ENVIRONMENT = SPIRA_DATA='$(abs_top_srcdir)/data'; export SPIRA_DATA;
 
 # Fuzz targets. The corpus replay runs in every `make check` (any compiler); the real
 # fuzzers are built with ./configure CC=clang --enable-fuzzing (see tests/fuzz/README.md).
-FUZZ_TARGETS = csr
 if HAVE_CHECK
-check_PROGRAMS += tests/fuzz/replay-csr
-TESTS += tests/fuzz/replay-csr
+check_PROGRAMS += tests/fuzz/replay-csr tests/fuzz/replay-mm
+TESTS += tests/fuzz/replay-csr tests/fuzz/replay-mm
 endif
 tests_fuzz_replay_csr_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_csr.c
 tests_fuzz_replay_csr_CPPFLAGS = $(AM_CPPFLAGS) -DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/csr"'
 tests_fuzz_replay_csr_LDADD = libspira_core.la
+tests_fuzz_replay_mm_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_mm.c
+tests_fuzz_replay_mm_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/mm:$(abs_top_srcdir)/tests/mm-bad:$(abs_top_srcdir)/data"'
+tests_fuzz_replay_mm_LDADD = libspira_core.la
 if FUZZING
+noinst_PROGRAMS += tests/fuzz/fuzz-mm
+tests_fuzz_fuzz_mm_SOURCES = tests/fuzz/fuzz_mm.c
+tests_fuzz_fuzz_mm_LDADD = libspira_core.la
+tests_fuzz_fuzz_mm_LDFLAGS = -fsanitize=fuzzer
 noinst_PROGRAMS += tests/fuzz/fuzz-csr
 tests_fuzz_fuzz_csr_SOURCES = tests/fuzz/fuzz_csr.c
 tests_fuzz_fuzz_csr_LDADD = libspira_core.la
