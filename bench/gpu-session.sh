@@ -11,6 +11,8 @@ mats=${1:?usage: gpu-session.sh MATRIX_DIR [OUT_DIR]}
 out=${2:-${OUT:-/tmp/out}}
 mkdir -p "$out"
 export SPIRA_SPMV=./examples/spira-spmv
+# the device copy of the tree has no .git: the commit comes from the caller
+[ -f "$src/.device/commit" ] && export SPIRA_COMMIT=${SPIRA_COMMIT:-$(cat "$src/.device/commit")}
 sh "$src/bench/run-spmv.sh" -o "$out/spmv-d.csv" -p d "$mats"/*.mtx
 sh "$src/bench/run-spmv.sh" -o "$out/spmv-s.csv" -p s "$mats"/*.mtx
 {

@@ -41,7 +41,7 @@ if [ -z "$spmv" ] || [ ! -x "$spmv" ]; then
 fi
 
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
-commit=$(git -C "$srcdir" rev-parse --short HEAD 2>/dev/null || echo unknown)
+commit=${SPIRA_COMMIT:-$(git -C "$srcdir" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 if [ "$commit" != unknown ] && [ -n "$(git -C "$srcdir" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
     commit="$commit-dirty"
 fi

@@ -18,7 +18,7 @@ namespace {
 constexpr int kVecBlock = 256;
 
 template <typename T, int V>
-__global__ void __launch_bounds__(kVecBlock)
+__global__ void __launch_bounds__(kVecBlock, 8)
     csr_vector_kernel(int nrows, const int *__restrict__ rp, const int *__restrict__ ci,
                       const T *__restrict__ v, const T *__restrict__ x, T alpha, T beta,
                       T *__restrict__ y)

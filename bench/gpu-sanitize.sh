@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# gpu-sanitize.sh - compute-sanitizer (memcheck, racecheck, initcheck) over every SpMV
+# kernel, the BLAS-1 kernels and the solvers, through the command-line drivers on small
+# problems, then memcheck over the whole GPU test suite. Run from a built tree:
+#   bench/gpu-sanitize.sh [SECONDS_FOR_THE_SUITE]
+# API errors are not reported: the out-of-memory test provokes one on purpose.
+set -uo pipefail
+suite_limit=${1:-240}
+cs() { compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 "${@:2}" >/tmp/cs.log 2>&1
+       rc=$?; printf '%-10s rc=%-3s %s | %s\n' "$1" "$rc" "$(grep -m1 'ERROR SUMMARY' /tmp/cs.log)" "${*:2}"
+       [ $rc -eq 99 ] && grep -m20 -E '^=========  ' /tmp/cs.log; }
+for tool in memcheck racecheck initcheck; do
+  for p in d s; do
+    cs $tool ./examples/spira-spmv data/adder_dcop_05.mtx --precision $p --reps 2 --warmup 1
+    cs $tool ./examples/spira-spmv --laplacian 2:300 --precision $p --reps 2 --warmup 1
+  done
+  cs $tool ./examples/spira-solve data/sherman5.mtx --solver bicgstab --precond jacobi
+  cs $tool ./examples/spira-solve --laplacian 3:20 --precond neumann
+  cs $tool ./examples/spira-pagerank data/email-Eu-core.mtx --top 3
+done
+echo "== memcheck over tests/check_gpu (limit ${suite_limit}s)"
+timeout "$suite_limit" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
+  ./tests/check_gpu >/tmp/cs-suite.log 2>&1
+echo "rc=$? $(grep -E 'Checks:' /tmp/cs-suite.log) $(grep 'ERROR SUMMARY' /tmp/cs-suite.log)"
