@@ -75,7 +75,11 @@ SPIRA_API size_t spira_dtype_size(spira_dtype t);
 typedef struct {
     spira_backend backend; /* default SPIRA_BACKEND_AUTO */
     int device;            /* CUDA device ordinal, default 0 */
-    int deterministic;     /* nonzero: bitwise reproducible results run to run */
+    int deterministic;     /* nonzero: bitwise reproducible results run to run. Every
+                            * Spira format and solver is so already (no floating-point
+                            * atomics; CPU dots in a fixed order); this mode also keeps
+                            * cuBLAS atomics off and makes `cusparse` use CSR_ALG2
+                            * (alg=0 is refused) */
 } spira_context_opts;
 
 /* Create a context. opts may be NULL (AUTO, device 0). With SPIRA_BACKEND_CUDA and no

@@ -17,6 +17,10 @@ spira_status spira__cusparse_convert(spira_context ctx, const spira__csr *A, con
     if (alg != 0 && alg != 2)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                             "cusparse option alg=%ld: 0 (ALG_DEFAULT) or 2 (CSR_ALG2)", alg);
+    if (alg == 0 && ctx->deterministic)
+        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                            "cusparse refuses alg=0 in a deterministic context: ALG_DEFAULT is "
+                            "not documented bitwise reproducible (use alg=2)");
     spira__cusparse_layout *L;
     SPIRA__TRY(spira__alloc(ctx, (void **)&L, 1, sizeof *L, "cuSPARSE layout"));
     L->csr = A;

@@ -382,6 +382,17 @@ START_TEST(gpu_two_threads)
 }
 END_TEST
 
+/* With a deterministic context every GPU format gives the same bits 20 times. */
+START_TEST(gpu_bitwise_reproducible)
+{
+    spira_context ctx;
+    spira_context_opts o = {SPIRA_BACKEND_CUDA, 0, 1};
+    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+    tu_check_bitwise(ctx, 20);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 int main(void)
 {
     spira_context_opts o = {SPIRA_BACKEND_CUDA, 0, 0};
@@ -407,6 +418,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_power_laplacian, 0, 2);
     tcase_add_test(tc, gpu_out_of_memory);
     tcase_add_test(tc, gpu_two_threads);
+    tcase_add_test(tc, gpu_bitwise_reproducible);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);

@@ -110,6 +110,16 @@ START_TEST(cusparse_row_options)
         ck_assert_uint_eq(spira__cusparse_bytes(L), spira__csr_layout_bytes(&A->csr));
         spira__cusparse_destroy_layout(L);
     }
+    /* a deterministic context defaults to CSR_ALG2 and refuses ALG_DEFAULT */
+    ctx->deterministic = 1;
+    void *L = NULL;
+    ck_assert_int_eq(spira__cusparse_convert(ctx, &A->csr, "", &L), SPIRA_OK);
+    ck_assert_int_eq(((spira__cusparse_layout *)L)->alg, 2);
+    spira__cusparse_destroy_layout(L);
+    L = NULL;
+    ck_assert_int_eq(spira__cusparse_convert(ctx, &A->csr, "alg=0", &L), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "refuses"));
+    ck_assert_ptr_null(L);
     spira_vector_destroy(x);
     spira_vector_destroy(y);
     spira_matrix_destroy(A);

@@ -72,6 +72,9 @@ Suite *suite_eigen(void);
 Suite *suite_mmio(void);
 Suite *suite_faults(void);
 Suite *suite_threads(void);
+Suite *suite_determinism(void);
+/* Every format `runs` times and a BiCGSTAB solve twice: bitwise equal (test_determinism.c). */
+void tu_check_bitwise(spira_context ctx, int runs);
 
 /* Two threads with a context each solve at once and match their lone runs (test_threads.c). */
 void tu_check_two_threads(spira_backend backend);
