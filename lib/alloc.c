@@ -15,6 +15,12 @@
 static long fail_at;   /* 0: disarmed */
 static long made;      /* allocations since arming */
 static _Atomic long live; /* blocks allocated and not yet freed, host and device */
+static size_t largest;    /* test hook: a larger request fails; 0: no limit */
+
+void spira__alloc_limit(size_t bytes)
+{
+    largest = bytes;
+}
 
 void spira__alloc_fail_at(long n)
 {
@@ -45,7 +51,7 @@ int spira__alloc_should_fail(void)
 
 void *spira__malloc(size_t bytes)
 {
-    if (spira__alloc_should_fail()) return NULL;
+    if (spira__alloc_should_fail() || (largest && bytes > largest)) return NULL;
     void *p = malloc(bytes ? bytes : 1);
     if (p) live++;
     return p;
@@ -53,7 +59,7 @@ void *spira__malloc(size_t bytes)
 
 void *spira__calloc(size_t count, size_t size)
 {
-    if (spira__alloc_should_fail()) return NULL;
+    if (spira__alloc_should_fail() || (largest && size && count > largest / size)) return NULL;
     void *p = calloc(count ? count : 1, size ? size : 1);
     if (p) live++;
     return p;
@@ -61,7 +67,7 @@ void *spira__calloc(size_t count, size_t size)
 
 void *spira__realloc(void *p, size_t bytes)
 {
-    if (spira__alloc_should_fail()) return NULL;
+    if (spira__alloc_should_fail() || (largest && bytes > largest)) return NULL;
     void *q = realloc(p, bytes ? bytes : 1);
     if (q && !p) live++;
     return q;

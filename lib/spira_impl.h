@@ -60,6 +60,9 @@ void *spira__realloc(void *p, size_t bytes);
 void spira__free(void *p);
 /* Allocate count*size bytes with overflow check; on failure set a NOMEM error naming what. */
 spira_status spira__alloc(spira_context ctx, void **p, size_t count, size_t size, const char *what);
+/* Test hook: host requests above `bytes` fail (0: no limit). Fuzz targets use it, since
+ * a two-line Matrix Market file may legitimately declare 2e9 rows (8 GB of row pointers). */
+void spira__alloc_limit(size_t bytes);
 /* Test hook: the n-th allocation from now fails (n >= 1); 0 disables. */
 void spira__alloc_fail_at(long n);
 /* 1 if the allocation now being made must fail (consumes one count). */

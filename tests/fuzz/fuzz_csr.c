@@ -7,7 +7,7 @@
  * Input layout: flags (1 byte), nrows and ncols (int32 each, sign kept), then int32 words
  * for row_ptr / row indices and column indices, then doubles for the values.
  */
-#include "spira.h"
+#include "spira_impl.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ctx) {
         spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
         if (spira_context_create(&ctx, &o) != SPIRA_OK) abort();
+        spira__alloc_limit((size_t)256 << 20); /* huge but legal sizes: NOMEM, not OOM */
     }
     size_t pos = 1;
     uint8_t flags = data[0];

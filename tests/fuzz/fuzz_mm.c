@@ -16,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ctx) {
         spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
         if (spira_context_create(&ctx, &o) != SPIRA_OK) abort();
+        spira__alloc_limit((size_t)256 << 20); /* huge but legal sizes: NOMEM, not OOM */
     }
     /* a copy of exactly size bytes, so reading one past the end is caught by ASan */
     char *text = malloc(size ? size : 1);
