@@ -45,6 +45,28 @@ double cli_double(const char *opt, const char *s)
     return v;
 }
 
+spira_matrix cli_load_matrix(spira_context ctx, const char *lap, const char *path,
+                             spira_dtype dtype, char *name, size_t name_size)
+{
+    spira_matrix A;
+    if (lap) {
+        int dim = 0;
+        long n = 0;
+        char end;
+        if (sscanf(lap, "%d:%ld%c", &dim, &n, &end) != 2) {
+            fprintf(stderr, "%s: --laplacian wants DIM:N, e.g. 3:100, not '%s'\n", cli_prog, lap);
+            exit(2);
+        }
+        cli_check(ctx, spira_matrix_laplacian(ctx, dim, n, dtype, &A), "generating the Laplacian");
+        snprintf(name, name_size, "laplacian%dd-%ld", dim, n);
+    } else {
+        cli_check(ctx, spira_matrix_read_mm(ctx, path, dtype, &A), path);
+        const char *base = strrchr(path, '/');
+        snprintf(name, name_size, "%s", base ? base + 1 : path);
+    }
+    return A;
+}
+
 long cli_long(const char *opt, const char *s)
 {
     char *end;

@@ -15,6 +15,11 @@ spira_dtype cli_precision(const char *s);
 /* Parse a number or exit naming the option. */
 double cli_double(const char *opt, const char *s);
 long cli_long(const char *opt, const char *s);
+/* The matrix of a driver: a Laplacian for lap = "DIM:N" (if not NULL), else the Matrix
+ * Market file path. name gets a short label ("laplacian3d-100", or the file's base name).
+ * Exits with a message on failure. */
+spira_matrix cli_load_matrix(spira_context ctx, const char *lap, const char *path,
+                             spira_dtype dtype, char *name, size_t name_size);
 /* Program name for messages. */
 extern const char *cli_prog;
 

@@ -110,21 +110,8 @@ int main(int argc, char **argv)
     }
     spira_context ctx;
     cli_check(ctx, spira_context_create(&ctx, &copts), "creating the context");
-    spira_matrix A;
     char source[512];
-    if (lap) {
-        int dim = 0;
-        long n = 0;
-        if (sscanf(lap, "%d:%ld", &dim, &n) != 2) {
-            fprintf(stderr, "spira-solve: --laplacian wants DIM:N, e.g. 3:100\n");
-            return 2;
-        }
-        cli_check(ctx, spira_matrix_laplacian(ctx, dim, n, dtype, &A), "generating the Laplacian");
-        snprintf(source, sizeof source, "%d-D Laplacian on a %ld^%d grid", dim, n, dim);
-    } else {
-        cli_check(ctx, spira_matrix_read_mm(ctx, argv[optind], dtype, &A), argv[optind]);
-        snprintf(source, sizeof source, "%s", argv[optind]);
-    }
+    spira_matrix A = cli_load_matrix(ctx, lap, lap ? NULL : argv[optind], dtype, source, sizeof source);
     if (format) cli_check(ctx, spira_matrix_set_format(A, format, NULL), "--format");
     spira_matrix_info mi;
     spira_matrix_get_info(A, &mi);

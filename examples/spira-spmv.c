@@ -285,22 +285,8 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    spira_matrix A;
     char source[512];
-    if (lap) {
-        int dim = 0;
-        long n = 0;
-        if (sscanf(lap, "%d:%ld", &dim, &n) != 2) {
-            fprintf(stderr, "spira-spmv: --laplacian wants DIM:N, e.g. 2:1000\n");
-            return 2;
-        }
-        cli_check(ctx, spira_matrix_laplacian(ctx, dim, n, dtype, &A), "generating the Laplacian");
-        snprintf(source, sizeof source, "laplacian%dd-%ld", dim, n);
-    } else {
-        cli_check(ctx, spira_matrix_read_mm(ctx, argv[optind], dtype, &A), argv[optind]);
-        const char *base = strrchr(argv[optind], '/');
-        snprintf(source, sizeof source, "%s", base ? base + 1 : argv[optind]);
-    }
+    spira_matrix A = cli_load_matrix(ctx, lap, lap ? NULL : argv[optind], dtype, source, sizeof source);
     const spira__csr *csr = &A->csr;
     int32_t m = csr->nrows, n = csr->ncols;
 

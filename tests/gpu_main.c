@@ -13,19 +13,11 @@
 
 static spira_context gpu;
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 START_TEST(gpu_blas_matches_cpu)
 {
     spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
     int32_t n = _i < 2 ? 1 : 100000 + 37 * _i;
-    spira_context c = cpu();
+    spira_context c = tu_cpu();
     unsigned st = tu_seed() + (unsigned)_i;
     double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
     double *o1 = malloc(n * sizeof *o1), *o2 = malloc(n * sizeof *o2);
@@ -114,7 +106,7 @@ END_TEST
 /* CG on the GPU takes the CPU's iteration count (within a few) and reaches the tolerance. */
 START_TEST(gpu_cg_like_cpu)
 {
-    spira_context c = cpu();
+    spira_context c = tu_cpu();
     spira_context ctxs[2] = {c, gpu};
     spira_solve_info info[2];
     for (int k = 0; k < 2; k++) {
@@ -216,7 +208,7 @@ static spira_matrix gpu_convdiff(spira_context ctx, spira_dtype t)
 START_TEST(gpu_bicgstab_like_cpu)
 {
     spira_dtype t = _i & 1 ? SPIRA_R32 : SPIRA_R64;
-    spira_context c = cpu();
+    spira_context c = tu_cpu();
     spira_context ctxs[2] = {c, gpu};
     spira_solve_info info[2];
     double rtol = t == SPIRA_R64 ? 1e-10 : 1e-5, *xs[2], xt[576];
@@ -280,7 +272,7 @@ START_TEST(gpu_pagerank_like_cpu)
         }
         tele[i] = (float)tu_uniform(&st, 0, 1);
     }
-    spira_context c = cpu();
+    spira_context c = tu_cpu();
     spira_context ctxs[2] = {c, gpu};
     spira_pagerank_info info[2];
     double *xs[2], tol = t == SPIRA_R64 ? 1e-12 : 1e-6;

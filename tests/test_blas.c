@@ -4,20 +4,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 START_TEST(blas_ops)
 {
     spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
     int32_t n = _i < 2 ? 1 : 1000 + _i;
     double tol = t == SPIRA_R64 ? 1e-14 : 1e-6;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     unsigned st = tu_seed() + (unsigned)_i;
     double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *o = malloc(n * sizeof *o);
     for (int32_t i = 0; i < n; i++) {
@@ -61,7 +53,7 @@ END_TEST
 /* beta = 0 must not read y: NaN there does not propagate (BLAS semantics). */
 START_TEST(axpby_beta_zero_ignores_nan)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_vector x, y;
     spira_vector_create(ctx, 3, SPIRA_R64, &x);
     spira_vector_create(ctx, 3, SPIRA_R64, &y);
@@ -79,7 +71,7 @@ END_TEST
 
 START_TEST(mismatches_are_errors)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_vector x, y, z;
     spira_vector_create(ctx, 3, SPIRA_R64, &x);
     spira_vector_create(ctx, 4, SPIRA_R64, &y);
@@ -103,7 +95,7 @@ END_TEST
 /* nrm2 does not overflow where the sum of squares would. */
 START_TEST(nrm2_scaled)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_vector x;
     spira_vector_create(ctx, 2, SPIRA_R64, &x);
     double a[] = {3e200, 4e200}, r;

@@ -5,17 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 START_TEST(coo_sorted_and_summed)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     /* 3 x 4, unsorted, with a duplicate (1,2) twice */
     int32_t ri[] = {2, 1, 0, 1, 1, 2};
     int32_t ci[] = {3, 2, 0, 0, 2, 1};
@@ -40,7 +32,7 @@ END_TEST
 
 START_TEST(csr_arrays_unsorted_become_canonical)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t rp[] = {0, 3, 3, 5};
     int32_t ci[] = {2, 0, 2, 1, 0};
     float v[] = {1, 2, 3, 4, 5};
@@ -61,7 +53,7 @@ END_TEST
 
 START_TEST(csr_validation)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = (spira_matrix)1;
     int32_t rp_dec[] = {0, 2, 1}, ci[] = {0, 1, 0};
     ck_assert_int_eq(spira_matrix_from_csr(ctx, 2, 2, rp_dec, ci, NULL, SPIRA_R64, &A),
@@ -95,7 +87,7 @@ END_TEST
 /* Sizes beyond 32-bit indices are refused with the numbers, never wrapped. */
 START_TEST(sizes_beyond_int32)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = NULL;
     int32_t ri[] = {0}, ci[] = {0};
     ck_assert_int_eq(spira_matrix_from_coo(ctx, 3000000000LL, 5, 1, ri, ci, NULL, SPIRA_R64, &A),
@@ -119,7 +111,7 @@ END_TEST
 /* Few entries in very many columns: built without per-column work or memory. */
 START_TEST(very_wide_matrix)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {1, 0, 1, 1}, ci[] = {2000000000, 7, 5, 2000000000};
     double v[] = {1, 2, 3, 4};
     spira_matrix A;
@@ -138,7 +130,7 @@ END_TEST
 
 START_TEST(transpose_twice_is_identity)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     unsigned seed = tu_seed() + (unsigned)_i;
     spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[_i], SPIRA_R64, seed), T, TT;
     ck_assert_int_eq(spira_matrix_transpose(A, &T), SPIRA_OK);
@@ -162,7 +154,7 @@ END_TEST
 
 START_TEST(laplacian_rows_sum)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 3, 6, SPIRA_R64, &A), SPIRA_OK);
     const spira__csr *c = &A->csr;
@@ -189,7 +181,7 @@ END_TEST
 /* The CSR reference in float agrees with the double reference on the same inputs. */
 START_TEST(reference_spmv_float_vs_double)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     unsigned seed = tu_seed() + 77 + (unsigned)_i;
     const tu_shape *sh = &tu_shapes[_i];
     spira_matrix Af = tu_shape_matrix(ctx, sh, SPIRA_R32, seed);

@@ -8,14 +8,6 @@
 
 #define PI 3.14159265358979323846
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 /* From COO with double values (NULL: pattern), stored in dtype t. */
 static spira_matrix coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri,
                         const int32_t *ci, const double *v, spira_dtype t)
@@ -39,7 +31,7 @@ static double *get(spira_vector v)
 START_TEST(asum_matches_loop)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     unsigned st = tu_seed() + 3;
     int32_t n = 1000 + (int32_t)tu_uniform(&st, 0, 1000);
     double *h = malloc(n * sizeof *h), ref = 0, r = -1;
@@ -72,7 +64,7 @@ START_TEST(power_diagonal)
 {
     spira_dtype t = _i & 1 ? SPIRA_R32 : SPIRA_R64;
     double dom = _i & 2 ? -10.0 : 10.0;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     unsigned st = tu_seed() + 29 + _i;
     int32_t n = 60, ri[60], p = (int32_t)tu_uniform(&st, 0, n);
     double d[60];
@@ -104,7 +96,7 @@ END_TEST
 START_TEST(power_laplacian)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int n = 10;
     spira_matrix A;
     spira_matrix_laplacian(ctx, 2, n, t, &A);
@@ -149,7 +141,7 @@ END_TEST
 
 START_TEST(power_errors)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 1, 1}, ci[] = {0, 1, 0};
     double val[] = {2, 3, NAN};
     spira_matrix A = coo(ctx, 2, 3, ri, ci, val, SPIRA_R64), R;
@@ -243,7 +235,7 @@ static void check_sum_one(const double *x, int n, double tol)
 START_TEST(pagerank_cycle)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 1, 2}, ci[] = {1, 2, 0};
     spira_pagerank_info info;
     double *x = pagerank(ctx, 3, 3, ri, ci, NULL, NULL, (spira_pagerank_opts){0}, t, &info);
@@ -269,7 +261,7 @@ END_TEST
  * l = (a + m (1 - a) / n) / (m (1 + a)) and the centre 1 - m l. */
 START_TEST(pagerank_star)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     enum { m = 6 };
     int32_t ri[2 * m], ci[2 * m];
     for (int k = 0; k < m; k++) ri[2 * k] = 0, ci[2 * k] = k + 1, ri[2 * k + 1] = k + 1, ci[2 * k + 1] = 0;
@@ -289,7 +281,7 @@ END_TEST
 START_TEST(pagerank_dangling)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0}, ci[] = {1};
     double a = 0.85, tol = t == SPIRA_R64 ? 1e-10 : 1e-5;
     spira_pagerank_opts o = {.tol = t == SPIRA_R64 ? 1e-12 : 1e-6};
@@ -314,7 +306,7 @@ END_TEST
 START_TEST(pagerank_random_vs_dense)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     enum { n = 50 };
     unsigned st = tu_seed() + 41 + _i;
     double *w = calloc(n * n, sizeof *w), tele[n], ref[n];
@@ -357,7 +349,7 @@ END_TEST
  * answer), the limit gives NOT_CONVERGED with normalized ranks, the initial guess works. */
 START_TEST(pagerank_cache_maxit_guess)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 0, 1, 2, 3, 3}, ci[] = {1, 2, 2, 0, 2, 4};
     spira_matrix G = coo(ctx, 5, 6, ri, ci, NULL, SPIRA_R64);
     spira_vector r;
@@ -397,7 +389,7 @@ END_TEST
 
 START_TEST(pagerank_errors)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 1, 2}, ci[] = {1, 2, 0};
     double neg[] = {1, -2, 1}, nan_[] = {1, 1, NAN};
     spira_matrix Gn = coo(ctx, 3, 3, ri, ci, neg, SPIRA_R64);
@@ -443,7 +435,7 @@ END_TEST
  * sanitizer build checks the latter), and a correct answer once allocation works. */
 START_TEST(pagerank_alloc_failures)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 1, 2, 2}, ci[] = {1, 2, 0, 1};
     spira_vector r;
     spira_vector_create(ctx, 3, SPIRA_R64, &r);

@@ -17,14 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 /* A matrix whose row i holds lens[i] entries at columns (i + k) mod ncols, k < lens[i],
  * with fresh random values. */
 static spira_matrix from_lengths(spira_context ctx, int32_t nrows, int32_t ncols,
@@ -94,7 +86,7 @@ static int32_t hyb_width(spira_matrix A, long min_rows)
 
 START_TEST(ell_refuses_dense_row)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t lens[1000];
     for (int i = 0; i < 1000; i++) lens[i] = i == 5 ? 1000 : 2;
     spira_matrix A = from_lengths(ctx, 1000, 1000, lens, SPIRA_R64);
@@ -121,7 +113,7 @@ END_TEST
  * overflow 32-bit indices: refused before a single allocation. */
 START_TEST(ell_refuses_index_overflow)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t *lens = malloc(70000 * sizeof *lens);
     for (int i = 0; i < 70000; i++) lens[i] = i == 0 ? 40000 : 1;
     spira_matrix A = from_lengths(ctx, 70000, 40000, lens, SPIRA_R32);
@@ -145,7 +137,7 @@ END_TEST
  * column order down its slots, padding -1 / 0 at row ends and in the pitch rows. */
 START_TEST(ell_layout_contents)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     for (int p = 0; p < 2; p++) {
         spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
         spira_matrix A = tu_shape_matrix(ctx, &(tu_shape){"tridiagonal", 100, 100}, t, tu_seed());
@@ -183,7 +175,7 @@ END_TEST
  * (counted here independently) and the fill ratio. */
 START_TEST(dia_refuses_random)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[0], SPIRA_R64, tu_seed());
     ck_assert_str_eq(tu_shapes[0].name, "random");
     const spira__csr *c = &A->csr;
@@ -221,7 +213,7 @@ END_TEST
  * or 0, and both multiply correctly in both precisions. */
 START_TEST(dia_rectangular)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     const struct {
         int32_t m, n, offs[4], nnz;
     } cases[2] = {{5, 8, {-2, 0, 3, 7}, 14}, {8, 5, {-7, -1, 0, 4}, 12}};
@@ -269,7 +261,7 @@ END_TEST
  * rows_ge(3) = 4 stops at K = 2; min_rows 4 gives 5 again; CUSP's 4096 gives 0. */
 START_TEST(hyb_width_small_histogram)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t lens[12] = {1, 1, 1, 1, 2, 2, 2, 2, 5, 5, 5, 9};
     spira_matrix A = from_lengths(ctx, 12, 20, lens, SPIRA_R64);
     ck_assert_int_eq(hyb_width(A, 0), 5);
@@ -313,7 +305,7 @@ END_TEST
  * to the short side (1999 long rows) 3 * 1999 < 6000 stops at 2 without the floor too. */
 START_TEST(hyb_width_floor)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t *lens = malloc(6000 * sizeof *lens);
     for (int i = 0; i < 6000; i++) lens[i] = i % 3 == 2 ? 6 : 2;
     spira_matrix A = from_lengths(ctx, 6000, 6000, lens, SPIRA_R32);
@@ -354,7 +346,7 @@ END_TEST
 /* The COO of a whole matrix borrows the CSR's columns and values and expands row_ptr. */
 START_TEST(coo_layout_contents)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[3], SPIRA_R32, tu_seed()); /* empty rows */
     const spira__csr *c = &A->csr;
     spira__coo *o = convert(ctx, A, "coo", "interval=64", SPIRA_OK);
@@ -375,7 +367,7 @@ END_TEST
  * reports the same. */
 START_TEST(layout_bytes)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     const struct {
         const char *name;
         size_t f64, f32;
@@ -411,7 +403,7 @@ END_TEST
  * the matrix stays usable with valid ones. */
 START_TEST(option_errors)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 6, SPIRA_R64, &A), SPIRA_OK);
     const struct {
@@ -445,7 +437,7 @@ END_TEST
  * under a leak checker, nothing leaked). */
 START_TEST(convert_alloc_failures)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[4], SPIRA_R64, tu_seed()); /* dense row */
     const char *v[][2] = {{"coo", NULL},        {"ell", "max_fill=1000"}, {"dia", "max_fill=1000"},
                           {"hyb", "min_rows=0"}, {"hyb", NULL},            {"csr-vector", NULL}};
@@ -478,7 +470,7 @@ END_TEST
  * on every awkward shape, both precisions, through spira_spmv on the CPU. */
 START_TEST(variants_on_shapes)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int runs = 0, hyb_runs = 0;
     for (int p = 0; p < 2; p++) {
         spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;

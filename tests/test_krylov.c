@@ -7,14 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 /* b = A * xtrue with xtrue fresh random in [0.5, 1.5), so the solution is known. */
 static spira_vector rhs_of(spira_matrix A, spira_vector *xtrue, unsigned seed)
 {
@@ -89,7 +81,7 @@ static void free3(spira_vector a, spira_vector b, spira_vector c)
 START_TEST(bicgstab_laplacian_2d)
 {
     spira_dtype t = _i & 1 ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 32, t, &A), SPIRA_OK);
     spira_vector xt, b = rhs_of(A, &xt, tu_seed() + _i), x;
@@ -115,7 +107,7 @@ END_TEST
 
 START_TEST(bicgstab_laplacian_3d_jacobi)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 3, 14, SPIRA_R64, &A), SPIRA_OK);
     spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 7), x;
@@ -138,7 +130,7 @@ END_TEST
 START_TEST(bicgstab_convection_diffusion)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = convdiff(ctx, 24, 4.0, 0.6, -0.3, 3.0, t);
     spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 11), x;
     spira_vector_create(ctx, 576, t, &x);
@@ -163,7 +155,7 @@ END_TEST
 
 START_TEST(bicgstab_maxit_and_restart)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = convdiff(ctx, 20, 4.0, 0.5, 0.2, 1.0, SPIRA_R64);
     spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 13), x;
     spira_vector_create(ctx, 400, SPIRA_R64, &x);
@@ -197,7 +189,7 @@ END_TEST
 /* A skew-symmetric A gives (r0hat, v) = (b, A b) = 0 at the first step. */
 START_TEST(bicgstab_breakdown_r0hat_v)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 1, 2, 3}, ci[] = {1, 0, 3, 2};
     double v[] = {1, -1, 2, -2}, bb[] = {1, 0.5, -3, 2};
     spira_matrix A;
@@ -229,7 +221,7 @@ START_TEST(bicgstab_breakdown_omega_rho)
     static const double vals[2][9] = {{1, 2, -2, 1, -1, 1, 1, -1, 0}, {2, 1, 1, 0, 1, 0, -2, 2, 2}};
     static const double rhs[2][3] = {{2, 0, -2}, {2, 2, 0}};
     static const char *what[1] = {"omega = (t, s) / (t, t) = 0"};
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t rp[] = {0, 3, 6, 9}, ci[] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_from_csr(ctx, 3, 3, rp, ci, vals[_i], SPIRA_R64, &A), SPIRA_OK);
@@ -262,7 +254,7 @@ START_TEST(nan_stops_quickly)
 {
     spira_solver_type type = _i & 2 ? SPIRA_SOLVER_JACOBI : SPIRA_SOLVER_BICGSTAB;
     spira_dtype t = _i & 1 ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 0, 1, 1, 2, 2}, ci[] = {0, 1, 0, 1, 1, 2};
     double v[] = {4, 1, NAN, 4, 1, 4};
     spira_matrix A = coo(ctx, 3, 6, ri, ci, v, t);
@@ -296,7 +288,7 @@ END_TEST
 START_TEST(jacobi_laplacian_rate)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int n = 8;
     spira_matrix A;
     spira_matrix_laplacian(ctx, 2, n, t, &A);
@@ -328,7 +320,7 @@ END_TEST
  * is ignored (D^-1 is the iteration's own); a bad damping is refused. */
 START_TEST(jacobi_nonsymmetric)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = convdiff(ctx, 16, 6.0, 0.7, -0.4, 2.0, SPIRA_R64);
     spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 19), x;
     spira_vector_create(ctx, 256, SPIRA_R64, &x);
@@ -350,7 +342,7 @@ END_TEST
 
 START_TEST(jacobi_zero_diagonal_names_row)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     /* row 3 (1-based) has no diagonal entry */
     int32_t ri[] = {0, 1, 2, 2, 3}, ci[] = {0, 1, 1, 3, 3};
     double v[] = {2, 2, 1, 1, 2};
@@ -375,7 +367,7 @@ END_TEST
 START_TEST(jacobi_diverges)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 0, 1, 1}, ci[] = {0, 1, 0, 1};
     double v[] = {1, 2, 2, 1}, bb[] = {1, 0};
     spira_matrix A = coo(ctx, 2, 4, ri, ci, v, t);
@@ -406,7 +398,7 @@ START_TEST(neumann_preconditioner)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
     double rtol = t == SPIRA_R64 ? 1e-10 : 1e-5;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     spira_matrix_laplacian(ctx, 2, 32, t, &A);
     spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 23), x;
@@ -468,7 +460,7 @@ END_TEST
  * checks), then success. _i: BiCGSTAB + Neumann, Jacobi, power iteration. */
 START_TEST(allocation_failures)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_vector b, x;
     spira_vector_create(ctx, 16, SPIRA_R64, &b);
     spira_vector_create(ctx, 16, SPIRA_R64, &x);

@@ -16,14 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 /* A fresh temporary directory (static buffer) and paths inside it. */
 static const char *tmpdir(void)
 {
@@ -105,7 +97,7 @@ static double *naive_dense(const char *path, int32_t n)
 
 START_TEST(bundled_files)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     for (size_t f = 0; f < sizeof bundled / sizeof bundled[0]; f++) {
         for (int t = 0; t < 2; t++) {
             spira_dtype dt = t ? SPIRA_R32 : SPIRA_R64;
@@ -149,7 +141,7 @@ END_TEST
 
 START_TEST(gzip_input)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     const char *dir = tmpdir();
     /* the magic bytes decide, not the name: a copy named .mtx reads the same */
     char *gz;
@@ -201,7 +193,7 @@ END_TEST
 
 START_TEST(missing_file)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = (spira_matrix)1;
     ck_assert_int_eq(spira_matrix_read_mm(ctx, "/nonexistent/dir/a.mtx", SPIRA_R64, &A),
                      SPIRA_ERR_IO);
@@ -221,7 +213,7 @@ END_TEST
 
 START_TEST(symmetric_expansion)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira__csr A;
     int sym = 0;
     /* lower triangle of [[4,1,0],[1,5,2],[0,2,6]]; one entry given in the upper triangle
@@ -253,7 +245,7 @@ END_TEST
 
 START_TEST(skew_symmetric)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira__csr A;
     int sym = 1;
     ck_assert_int_eq(parse(ctx,
@@ -283,7 +275,7 @@ END_TEST
 
 START_TEST(array_pattern_integer)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira__csr A;
     int sym;
     /* 2 x 3 dense, column-major; zeros are kept (dense is dense) */
@@ -342,7 +334,7 @@ END_TEST
 
 START_TEST(lenient_layout)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira__csr A;
     int sym;
     /* BOM, mixed-case keywords, CRLF, blanks and tabs, comments and blank lines before
@@ -385,7 +377,7 @@ static uint64_t rnd(void)
 /* Values as an n x 1 array; each parsed value must equal strtod's bit for bit. */
 START_TEST(numbers_as_strtod)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     rng_state = 0x9E3779B97F4A7C15u ^ tu_seed();
     static const char *fixed[] = {"1e5", "-.5", "3.", "+2E-3", "0", "-0", "0.0", "-0e10",
                                   "1e-400", "4.9406564584124654e-324", "2.4703282292062328e-324",
@@ -465,7 +457,7 @@ START_TEST(locale_independent)
     int found = 0;
     for (int i = 0; names[i] && !found; i++) found = setlocale(LC_NUMERIC, names[i]) != NULL;
     if (!found || strcmp(localeconv()->decimal_point, ",") != 0) return;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira__csr A;
     int sym;
     ck_assert_int_eq(parse(ctx,
@@ -540,7 +532,7 @@ static const struct {
 
 START_TEST(bad_files)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     for (size_t f = 0; f < sizeof bad / sizeof bad[0]; f++) {
         char rel[256], where[256];
         snprintf(rel, sizeof rel, "../tests/mm-bad/%s", bad[f].file);
@@ -565,7 +557,7 @@ END_TEST
 
 START_TEST(bad_in_memory)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira__csr A;
     int sym;
     /* a value that fits double but not float */
@@ -620,7 +612,7 @@ END_TEST
 /* Random byte edits of a valid file: any status but a crash (ASan builds check more). */
 START_TEST(mutations_never_crash)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     rng_state = 0x2545F4914F6CDD1Du ^ tu_seed();
     const char *seed = "%%MatrixMarket matrix coordinate real symmetric\n% c\n4 4 5\n1 1 2.5\n"
                        "2 1 -1e-3\n3 2 7\n4 4 1\n4 3 .5\n";
@@ -658,7 +650,7 @@ END_TEST
 /* Every allocation made to fail in turn: NOMEM or success, never a crash. */
 START_TEST(allocation_failures)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     const char *text = "%%MatrixMarket matrix coordinate real symmetric\n4 4 4\n1 1 2\n2 1 1\n"
                        "3 2 1\n4 4 1\n";
     int done = 0;
@@ -724,7 +716,7 @@ static void same_csr(spira_matrix A, spira_matrix B)
 
 START_TEST(writer_round_trip)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     const char *dir = tmpdir();
     char plain[512], gz[512];
     snprintf(plain, sizeof plain, "%s", in_dir(dir, "a.mtx"));
@@ -785,7 +777,7 @@ END_TEST
 
 START_TEST(writer_errors)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_read_mm(ctx, tu_data("pores_1.mtx"), SPIRA_R64, &A), SPIRA_OK);
     ck_assert_int_eq(spira_matrix_write_mm(A, "/nonexistent/dir/a.mtx"), SPIRA_ERR_IO);
@@ -816,7 +808,7 @@ END_TEST
 
 START_TEST(vector_round_trip)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     const char *dir = tmpdir();
     char path[512];
     snprintf(path, sizeof path, "%s", in_dir(dir, "v.mtx"));

@@ -11,14 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 /* The partitions to try: the built-in fallback always, METIS when configure found it. */
 static const char *partitions[] = {"partition=rcm",
 #ifdef HAVE_METIS
@@ -138,7 +130,7 @@ static void check_layout(const spira__csr *A, const spira__pkt *P, int32_t targe
  * with empty rows, a dense row, a power-law tail, and on a scrambled Laplacian. */
 START_TEST(layout_is_the_matrix)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     const char *shapes[] = {"random", "empty", "one", "empty-rows", "dense-row",
                             "equal-rows", "tridiagonal", "power-law"};
     const char *sizes[] = {"rows=2048,threads=256", "rows=37,threads=32", "rows=100,threads=64"};
@@ -176,7 +168,7 @@ END_TEST
  * about n (the natural order's): a random numbering has bandwidth near n^2. */
 START_TEST(rcm_permutes_and_narrows)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int n = 50;
     spira_matrix A = scrambled_laplacian(ctx, n, SPIRA_R64, tu_seed() + 11);
     const spira__csr *c = &A->csr;
@@ -207,7 +199,7 @@ END_TEST
 /* On a (scrambled) 2-D Laplacian, both partitions keep > 90% of nonzeros inside packets. */
 START_TEST(laplacian_mostly_inside)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = scrambled_laplacian(ctx, 200, SPIRA_R64, tu_seed() + 5);
     for (int p = 0; p < npartitions; p++) {
         void *L = NULL;
@@ -229,7 +221,7 @@ END_TEST
  * when beta = 0, on random square matrices and scrambled Laplacians, float and double. */
 START_TEST(host_apply_matches_csr)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     const char *sizes[] = {"", "rows=64,threads=32"};
     for (int prec = 0; prec < 2; prec++) {
         spira_dtype t = prec ? SPIRA_R32 : SPIRA_R64;
@@ -288,7 +280,7 @@ END_TEST
  * are invalid arguments naming the option. */
 START_TEST(refusals_and_options)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     spira_vector x, y;
     int32_t ri[] = {0, 1}, ci[] = {2, 0};
@@ -317,7 +309,7 @@ END_TEST
 /* Every allocation of the conversion failing in turn: NOMEM, never a crash; then success. */
 START_TEST(conversion_survives_allocation_failure)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A = scrambled_laplacian(ctx, 30, SPIRA_R64, tu_seed() + 3);
     for (int p = 0; p < npartitions; p++) {
         int done = 0;

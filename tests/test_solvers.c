@@ -5,14 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 /* b = A * ones, so the solution is known exactly. */
 static spira_vector rhs_of_ones(spira_matrix A, spira_vector *xtrue)
 {
@@ -29,7 +21,7 @@ static spira_vector rhs_of_ones(spira_matrix A, spira_vector *xtrue)
 START_TEST(cg_laplacian)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 32, t, &A), SPIRA_OK);
     spira_vector xt, b = rhs_of_ones(A, &xt), x;
@@ -62,7 +54,7 @@ static int count_calls(int it, double r, void *data)
 
 START_TEST(cg_maxit_and_history)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     spira_matrix_laplacian(ctx, 3, 12, SPIRA_R64, &A);
     spira_vector xt, b = rhs_of_ones(A, &xt), x;
@@ -95,7 +87,7 @@ END_TEST
 
 START_TEST(cg_jacobi_preconditioned)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     /* a badly scaled SPD diagonal-dominant matrix: Jacobi fixes the scaling at once */
     int32_t n = 200, ri[600], ci[600];
     double v[600];
@@ -125,7 +117,7 @@ END_TEST
 
 START_TEST(cg_breakdown_on_indefinite)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     /* diag(1, -1): (p, Ap) = 0 for b = (1, 1) */
     int32_t ri[] = {0, 1}, ci[] = {0, 1};
     double v[] = {1, -1}, bb[] = {1, 1};
@@ -149,7 +141,7 @@ END_TEST
 
 START_TEST(solve_bad_inputs)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A, R;
     spira_matrix_laplacian(ctx, 2, 4, SPIRA_R64, &A);
     int32_t ri[] = {0}, ci[] = {2};
@@ -187,7 +179,7 @@ END_TEST
 /* NaN inside A stops the solve with a typed status at once, not at the iteration limit. */
 START_TEST(cg_nan_in_matrix)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 1, 1}, ci[] = {0, 1, 0};
     double v[] = {2, 2, NAN};
     spira_matrix A;

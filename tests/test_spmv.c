@@ -5,17 +5,9 @@
 
 #include <string.h>
 
-static spira_context cpu(void)
-{
-    spira_context ctx;
-    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    return ctx;
-}
-
 START_TEST(all_formats_on_shapes)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     for (int p = 0; p < 2; p++) {
         spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
         spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[_i], t, tu_seed() + (unsigned)_i);
@@ -28,7 +20,7 @@ END_TEST
 
 START_TEST(unknown_format_lists_names)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 4, SPIRA_R64, &A), SPIRA_OK);
     ck_assert_int_eq(spira_matrix_set_format(A, "nope", NULL), SPIRA_ERR_INVALID_ARG);
@@ -43,7 +35,7 @@ END_TEST
 
 START_TEST(spmv_checks_sizes)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     spira_vector x, y;
     int32_t ri[] = {0, 1}, ci[] = {2, 0};
@@ -63,7 +55,7 @@ END_TEST
 /* A plan is built once and reused: the cache holds one entry per format. */
 START_TEST(plan_cached)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     spira_vector x, y;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 10, SPIRA_R64, &A), SPIRA_OK);
@@ -86,7 +78,7 @@ END_TEST
  * algorithm (0 default, 2 = CSR_ALG2) and anything else is refused with the value. */
 START_TEST(cusparse_row_options)
 {
-    spira_context ctx = cpu();
+    spira_context ctx = tu_cpu();
     spira_matrix A;
     spira_vector x, y;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 6, SPIRA_R64, &A), SPIRA_OK);

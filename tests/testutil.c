@@ -10,6 +10,14 @@
 #include <string.h>
 #include <time.h>
 
+spira_context tu_cpu(void)
+{
+    spira_context ctx;
+    spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
+    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+    return ctx;
+}
+
 const char *tu_data(const char *name)
 {
     static char path[4096];

@@ -9,6 +9,8 @@
 
 #include "spira_impl.h"
 
+/* A fresh CPU-backend context (asserts it was created). */
+spira_context tu_cpu(void);
 /* Path of a bundled file under data/ (static buffer). */
 const char *tu_data(const char *name);
 /* The seed of this run (fresh each run unless SPIRA_TEST_SEED is set); printed on failure. */
