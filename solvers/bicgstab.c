@@ -24,12 +24,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Would spira__check stop on this norm for convergence (not for a monitor's say)? */
-static int meets_tolerance(const spira__solve_env *e, double rnorm)
-{
-    return rnorm <= e->o.rtol * e->bnorm || (e->o.atol > 0 && rnorm <= e->o.atol);
-}
-
 /* |cos(r0hat, r)| below which the shadow residual is restarted (see the loop). */
 #define RESTART_COSINE 1e-12
 
@@ -96,7 +90,7 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         s = spira_axpy(-alpha, v, r);
         if (s == SPIRA_OK) s = spira_nrm2(r, &snorm);
         if (s != SPIRA_OK) break;
-        if (!isfinite(snorm) || meets_tolerance(e, snorm)) {
+        if (!isfinite(snorm) || spira__meets_tolerance(e, snorm)) {
             /* half step suffices: x <- x + alpha phat */
             if (isfinite(snorm)) s = spira_axpy(alpha, ph, x);
             if (s == SPIRA_OK) spira__check(e, it, snorm);

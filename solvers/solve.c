@@ -32,6 +32,7 @@ spira_status spira__op(spira__solve_env *e, double alpha, spira_vector x, double
 
 int spira__check(spira__solve_env *e, int it, double rnorm)
 {
+    it += e->it0;
     e->info->iterations = it;
     e->info->recurrence_residual = rnorm / e->bnorm;
     if (e->o.history && it < e->o.history_len) e->o.history[it] = rnorm;
@@ -59,6 +60,7 @@ int spira__check(spira__solve_env *e, int it, double rnorm)
 
 spira_status spira__breakdown(spira__solve_env *e, int it, const char *what, double value)
 {
+    it += e->it0;
     e->info->iterations = it;
     e->info->reason = isfinite(value) ? SPIRA_STOPPED_BREAKDOWN : SPIRA_STOPPED_NONFINITE;
     return spira__error(e->ctx, isfinite(value) ? SPIRA_ERR_BREAKDOWN : SPIRA_ERR_NONFINITE,
@@ -112,6 +114,14 @@ static spira_status check_args(spira_solver_type type, spira_matrix A, spira_vec
     return SPIRA_OK;
 }
 
+/* Restarts from the true residual when the recurrence converged but b - A x did not. */
+#define TRUE_RESIDUAL_RESTARTS 3
+
+int spira__meets_tolerance(const spira__solve_env *e, double rnorm)
+{
+    return rnorm <= e->o.rtol * e->bnorm || (e->o.atol > 0 && rnorm <= e->o.atol);
+}
+
 static spira_status status_of(spira__solve_env *e)
 {
     switch (e->info->reason) {
@@ -126,8 +136,8 @@ static spira_status status_of(spira__solve_env *e)
         return spira__error(e->ctx, SPIRA_ERR_NOT_CONVERGED,
                             "stopped by the monitor at iteration %d", e->info->iterations);
     case SPIRA_STOPPED_NONFINITE: return SPIRA_ERR_NONFINITE;
-    case SPIRA_STOPPED_BREAKDOWN:
-    case SPIRA_STOPPED_STAGNATION: return SPIRA_ERR_BREAKDOWN;
+    case SPIRA_STOPPED_STAGNATION: return SPIRA_ERR_NOT_CONVERGED; /* message set above */
+    case SPIRA_STOPPED_BREAKDOWN: return SPIRA_ERR_BREAKDOWN;
     case SPIRA_STOPPED_ERROR: break;
     }
     return SPIRA_ERR_DEVICE;
@@ -187,26 +197,44 @@ spira_status spira_solve(spira_solver_type type, spira_matrix A, spira_vector b,
         goto done;
     }
     if (!e.o.use_initial_guess) s = spira_vector_fill(x, 0.0);
-    if (s == SPIRA_OK) s = run(type, &e, b, x);
-    if (s == SPIRA_OK) s = spira_context_synchronize(e.ctx);
-    info->solve_ms = spira__now_ms() - t1;
-    /* a backend call failed: x is not to be trusted */
-    if (s != SPIRA_OK && info->reason == SPIRA_STOPPED_ERROR) goto done;
-    /* r <- b - A x: the true residual, not the recurrence's (after a breakdown too, so the
-     * caller knows how good the x it gets back is; the breakdown message is kept) */
-    {
+    if (s == SPIRA_OK) s = spira__workspace(&e, &r, NULL);
+    const int maxit = e.o.maxit;
+    for (int round = 0; s == SPIRA_OK; round++) {
+        s = run(type, &e, b, x);
+        if (s == SPIRA_OK) s = spira_context_synchronize(e.ctx);
+        /* a backend call failed: x is not to be trusted */
+        if (s != SPIRA_OK && info->reason == SPIRA_STOPPED_ERROR) break;
+        /* r <- b - A x: the true residual, not the recurrence's (after a breakdown too, so
+         * the caller knows how good the x it gets back is; the breakdown message is kept) */
         double rn = 0;
-        spira_status t = spira__workspace(&e, &r, NULL);
-        if (t == SPIRA_OK) t = spira_copy(b, r);
+        spira_status t = spira_copy(b, r);
         if (t == SPIRA_OK) t = spira__op(&e, -1.0, x, 1.0, r);
         if (t == SPIRA_OK) t = spira_nrm2(r, &rn);
         if (t != SPIRA_OK) {
             s = t;
             info->reason = SPIRA_STOPPED_ERROR;
-            goto done;
+            break;
         }
         info->rel_residual = rn / e.bnorm;
+        int by_recurrence = s == SPIRA_OK && (info->reason == SPIRA_CONVERGED_RTOL ||
+                                               info->reason == SPIRA_CONVERGED_ATOL);
+        if (!by_recurrence || spira__meets_tolerance(&e, rn)) break;
+        /* The recurrence says converged but b - A x does not (rounding drift, in float
+         * above all): restart from x with the true residual, as residual replacement
+         * does, a few times; then report the stagnation instead of a false success. */
+        if (round == TRUE_RESIDUAL_RESTARTS || info->iterations >= maxit) {
+            info->reason = SPIRA_STOPPED_STAGNATION;
+            s = spira__error(e.ctx, SPIRA_ERR_NOT_CONVERGED,
+                             "the true residual stagnates at %.3e > %.3e after %d restarts "
+                             "(%d iterations): the precision's limit for this system",
+                             info->rel_residual, e.o.rtol, round, info->iterations);
+            break;
+        }
+        e.it0 = info->iterations;
+        e.o.maxit = maxit - info->iterations;
+        e.o.use_initial_guess = 1;
     }
+    info->solve_ms = spira__now_ms() - t1;
     if (s == SPIRA_OK) s = status_of(&e);
 done:
     spira__workspace_free(&r, NULL);

@@ -18,14 +18,18 @@ typedef struct {
     spira_solve_opts o;     /* defaults filled in */
     double bnorm;           /* ||b||, > 0 */
     spira_solve_info *info; /* never NULL inside a solver */
+    int it0;                /* iterations of earlier rounds (see spira_solve's restarts) */
 } spira__solve_env;
 
 /* y <- alpha A x + beta y */
 spira_status spira__op(spira__solve_env *e, double alpha, spira_vector x, double beta,
                        spira_vector y);
-/* Record ||r_it|| (history, monitor, recurrence residual). Returns 1 when the solver must
- * stop, with info->reason set: converged, non-finite residual, or the monitor said stop. */
+/* Record ||r_it|| (history, monitor, recurrence residual; `it` counts within this round,
+ * it0 is added). Returns 1 when the solver must stop, with info->reason set: converged,
+ * non-finite residual, or the monitor said stop. */
 int spira__check(spira__solve_env *e, int it, double rnorm);
+/* A residual norm within the tolerance: rtol ||b||, or atol when set. */
+int spira__meets_tolerance(const spira__solve_env *e, double rnorm);
 /* Stop for breakdown: sets the reason and the message naming the quantity. */
 spira_status spira__breakdown(spira__solve_env *e, int it, const char *what, double value);
 /* Vectors like b for a solver's workspace, all or nothing (NULL-terminated list). */
