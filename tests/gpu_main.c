@@ -249,11 +249,15 @@ START_TEST(gpu_bicgstab_like_cpu)
     }
     /* the dots round differently (cuBLAS accumulates in the vector's precision, the CPU in
      * double, in another order) and BiCGSTAB's irregular convergence on this badly scaled
-     * system amplifies it: measured on an H100, 9 iterations apart in double. In float the
+     * system amplifies it: measured on an H100, 9 and 25 iterations apart in double. In float the
      * two backends are different arithmetics (float against double accumulation): counts
      * were seen 70 apart on one seed, so there only the answers are compared. */
-    if (t == SPIRA_R64)
-        ck_assert_int_le(abs(info[0].iterations - info[1].iterations), 3 + info[0].iterations / 10);
+    if (t == SPIRA_R64) {
+        /* unpreconditioned, the rows' 81x scale spread makes the counts touchy: seen 25
+         * apart at ~130 iterations under compute-sanitizer; Jacobi removes the spread */
+        int margin = (_i >> 1) == 0 ? 5 + info[0].iterations / 3 : 3 + info[0].iterations / 10;
+        ck_assert_int_le(abs(info[0].iterations - info[1].iterations), margin);
+    }
     if (stopped) { /* nothing more to compare */
         free(xs[0]), free(xs[1]);
         spira_context_destroy(c);
