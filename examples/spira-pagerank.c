@@ -73,7 +73,8 @@ int main(int argc, char **argv)
     }
     const char *path = argv[optind];
     spira_context ctx;
-    cli_check(ctx, spira_context_create(&ctx, &copts), "creating the context");
+    spira_status created = spira_context_create(&ctx, &copts); /* sets ctx, even on failure */
+    cli_check(ctx, created, "creating the context");
     spira_matrix G;
     cli_check(ctx, spira_matrix_read_mm(ctx, path, dtype, &G), path);
     if (format) cli_check(ctx, spira_matrix_set_format(G, format, NULL), "--format");

@@ -109,7 +109,8 @@ int main(int argc, char **argv)
         return 2;
     }
     spira_context ctx;
-    cli_check(ctx, spira_context_create(&ctx, &copts), "creating the context");
+    spira_status created = spira_context_create(&ctx, &copts); /* sets ctx, even on failure */
+    cli_check(ctx, created, "creating the context");
     char source[512];
     spira_matrix A = cli_load_matrix(ctx, lap, lap ? NULL : argv[optind], dtype, source, sizeof source);
     if (format) cli_check(ctx, spira_matrix_set_format(A, format, NULL), "--format");

@@ -272,7 +272,8 @@ int main(int argc, char **argv)
         return 2;
     }
     spira_context ctx;
-    cli_check(ctx, spira_context_create(&ctx, &copts), "creating the context");
+    spira_status created = spira_context_create(&ctx, &copts); /* sets ctx, even on failure */
+    cli_check(ctx, created, "creating the context");
     int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
     double copy_gbs = 0;
     if (copy_mib > 0)
