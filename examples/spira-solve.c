@@ -17,9 +17,11 @@ static void usage(FILE *f)
             "Solve A x = b; b = A * ones unless --rhs is given.\n"
             "  --rhs FILE          right-hand side b (Matrix Market, n x 1)\n"
             "  --solver NAME       cg (default), pcg (cg + jacobi), bicgstab, jacobi\n"
-            "  --precond NAME      none (default; jacobi for pcg), jacobi, neumann (the\n"
-            "                      jacobi solver ignores it: its D^-1 is its own)\n"
+            "  --precond NAME      none (default; jacobi for pcg), jacobi, neumann, ilu0,\n"
+            "                      ilut (the jacobi solver ignores it: its D^-1 is its own)\n"
             "  --degree M          neumann polynomial degree, SpMVs per apply (default 2)\n"
+            "  --drop-tol X        ilut drop tolerance, relative to the row norm (default 1e-3)\n"
+            "  --fill F            ilut size limit, F * nnz(A) entries (default 5)\n"
             "  --damping W         weight of the jacobi solver (default 1)\n"
             "  --backend NAME      auto (default), cpu, cuda\n"
             "  --format NAME       SpMV format (see spira-spmv --list-formats)\n"
@@ -47,12 +49,15 @@ static spira_solver_type parse_solver(const char *s)
     exit(2);
 }
 
+/* indexed by spira_precond_type */
+static const char *const precond_names[] = {"none", "jacobi", "neumann", "ilu0", "ilut"};
+
 static spira_precond_type parse_precond(const char *s)
 {
-    if (!strcmp(s, "none")) return SPIRA_PRECOND_NONE;
-    if (!strcmp(s, "jacobi")) return SPIRA_PRECOND_JACOBI;
-    if (!strcmp(s, "neumann")) return SPIRA_PRECOND_NEUMANN;
-    fprintf(stderr, "spira-solve: unknown preconditioner '%s' (none, jacobi, neumann)\n", s);
+    for (size_t i = 0; i < sizeof precond_names / sizeof *precond_names; i++)
+        if (!strcmp(s, precond_names[i])) return (spira_precond_type)i;
+    fprintf(stderr, "spira-solve: unknown preconditioner '%s' (none, jacobi, neumann, ilu0, ilut)\n",
+            s);
     exit(2);
 }
 
@@ -66,7 +71,8 @@ int main(int argc, char **argv)
         {"tol", required_argument, 0, 't'},     {"maxit", required_argument, 0, 'm'},
         {"monitor", required_argument, 0, 'M'}, {"output", required_argument, 0, 'o'},
         {"laplacian", required_argument, 0, 'L'}, {"damping", required_argument, 0, 'w'},
-        {"degree", required_argument, 0, 'g'},
+        {"degree", required_argument, 0, 'g'},  {"drop-tol", required_argument, 0, 'd'},
+        {"fill", required_argument, 0, 'F'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *rhs = NULL, *format = NULL, *output = NULL, *lap = NULL, *solver_name = "cg";
@@ -81,6 +87,8 @@ int main(int argc, char **argv)
         case 'P': o.precond = parse_precond(optarg), precond_given = 1; break;
         case 'w': o.damping = cli_double("--damping", optarg); break;
         case 'g': o.precond_degree = (int)cli_long("--degree", optarg); break;
+        case 'd': o.precond_drop_tol = cli_double("--drop-tol", optarg); break;
+        case 'F': o.precond_fill = cli_double("--fill", optarg); break;
         case 'B': copts.backend = cli_backend(optarg); break;
         case 'f': format = optarg; break;
         case 'p': dtype = cli_precision(optarg); break;
@@ -99,9 +107,12 @@ int main(int argc, char **argv)
     if (o.precond == SPIRA_PRECOND_NEUMANN)
         snprintf(precond_name, sizeof precond_name, "neumann (degree %d)",
                  o.precond_degree ? o.precond_degree : 2);
+    else if (o.precond == SPIRA_PRECOND_ILUT)
+        snprintf(precond_name, sizeof precond_name, "ilut (drop %g, fill %g)",
+                 o.precond_drop_tol ? o.precond_drop_tol : 1e-3,
+                 o.precond_fill ? o.precond_fill : 5.0);
     else
-        snprintf(precond_name, sizeof precond_name, "%s",
-                 o.precond == SPIRA_PRECOND_JACOBI ? "jacobi" : "none");
+        snprintf(precond_name, sizeof precond_name, "%s", precond_names[o.precond]);
     if (type == SPIRA_SOLVER_JACOBI)
         snprintf(precond_name, sizeof precond_name, "none (the iteration's own D^-1)");
     if ((optind >= argc) == !lap) {

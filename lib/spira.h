@@ -202,9 +202,17 @@ typedef enum {
 typedef enum {
     SPIRA_PRECOND_NONE = 0,
     SPIRA_PRECOND_JACOBI,  /* M = diag(A) */
-    SPIRA_PRECOND_NEUMANN  /* M^-1 = sum_{k=0..m} (I - D^-1 A)^k D^-1, m = precond_degree:
+    SPIRA_PRECOND_NEUMANN, /* M^-1 = sum_{k=0..m} (I - D^-1 A)^k D^-1, m = precond_degree:
                               m SpMVs per apply; SPD for SPD A whose Jacobi iteration
                               converges; prefer even m (odd m helps little) */
+    SPIRA_PRECOND_ILU0,    /* M = P^T L U, incomplete LU on A's pattern, factored once per
+                              matrix (on the host) and cached; P permutes rows (maximum-product
+                              matching) only when A has zero diagonal entries. Symmetric
+                              (IC(0)) for symmetric A without P, so CG may use it then */
+    SPIRA_PRECOND_ILUT     /* M = P^T L U, dual-threshold incomplete LU: entries below
+                              precond_drop_tol ||row|| dropped, at most precond_fill * nnz(A)
+                              kept; same P and caching as ILU(0); for the hard nonsymmetric
+                              systems ILU(0) cannot do */
 } spira_precond_type;
 
 typedef enum {
@@ -232,6 +240,8 @@ typedef struct {
     int use_initial_guess;     /* nonzero: start from x as given; else from x = 0 */
     spira_precond_type precond;
     int precond_degree;        /* polynomial preconditioners: SpMVs per apply (1..64); 0 means 2 */
+    double precond_drop_tol;   /* ILUT: relative drop tolerance in (0, 1); 0 means 1e-3 */
+    double precond_fill;       /* ILUT: factor size limit / nnz(A), 1..1000; 0 means 5 */
     double damping;            /* Jacobi solver weight w; 0 means 1 */
     spira_monitor_fn monitor;  /* may be NULL */
     void *monitor_data;

@@ -1,6 +1,6 @@
 /*
  * precond.c - the preconditioner registry: identity and Jacobi (M = diag(A)) here, the
- * Neumann polynomial in neumann.c.
+ * Neumann polynomial in neumann.c, ILU(0) and ILUT in ilu.c.
  */
 #include "precond.h"
 
@@ -64,11 +64,13 @@ spira_status spira__inverse_diagonal_vector(spira_matrix A, spira_vector *out)
     return s;
 }
 
-spira_status spira__precond_create(spira_precond_type type, int degree, spira_matrix A,
-                                   spira__precond **out)
+spira_status spira__precond_create(spira_precond_type type, const spira_solve_opts *o,
+                                   spira_matrix A, spira__precond **out)
 {
     *out = NULL;
-    if (type == SPIRA_PRECOND_NEUMANN) return spira__neumann_create(A, degree, out);
+    if (type == SPIRA_PRECOND_NEUMANN) return spira__neumann_create(A, o->precond_degree, out);
+    if (type == SPIRA_PRECOND_ILU0 || type == SPIRA_PRECOND_ILUT)
+        return spira__ilu_create(A, type, o->precond_drop_tol, o->precond_fill, out);
     if (type != SPIRA_PRECOND_NONE && type != SPIRA_PRECOND_JACOBI)
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "unknown preconditioner %d", (int)type);
     spira__precond *p = spira__calloc(1, sizeof *p);

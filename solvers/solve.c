@@ -182,7 +182,7 @@ spira_status spira_solve(spira_solver_type type, spira_matrix A, spira_vector b,
 
     double t0 = spira__now_ms();
     spira_status s = spira__spmv_plan_get(A, &e.plan);
-    if (s == SPIRA_OK) s = spira__precond_create(e.o.precond, e.o.precond_degree, A, &e.M);
+    if (s == SPIRA_OK) s = spira__precond_create(e.o.precond, &e.o, A, &e.M);
     if (s == SPIRA_OK) s = spira_context_synchronize(e.ctx);
     double t1 = spira__now_ms();
     info->setup_ms = t1 - t0;

@@ -9,7 +9,7 @@ tests_check_spira_SOURCES = tests/main.c $(TEST_COMMON) tests/test_context.c \
 	tests/test_csr.c tests/test_blas.c tests/test_spmv.c tests/test_solvers.c \
 	tests/test_faults.c tests/test_threads.c \
 	tests/test_pkt.c \
-	tests/test_krylov.c tests/test_eigen.c
+	tests/test_krylov.c tests/test_eigen.c tests/test_ilu.c
 tests_check_spira_SOURCES += tests/test_formats.c
 tests_check_spira_SOURCES += tests/test_mmio.c tests/test_determinism.c
 tests_check_spira_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)

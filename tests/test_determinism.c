@@ -48,13 +48,18 @@ void tu_check_bitwise(spira_context ctx, int runs)
         ck_assert_int_eq(spira_vector_create(ctx, 1600, t, &b), SPIRA_OK);
         ck_assert_int_eq(spira_vector_create(ctx, 1600, t, &sx), SPIRA_OK);
         char *s1 = malloc(1600 * es), *s2 = malloc(1600 * es);
-        for (int r = 0; r < 2; r++) {
-            ck_assert_int_eq(spira_vector_fill(b, 1.0), SPIRA_OK);
-            spira_solve_opts o = {.rtol = p ? 1e-4 : 1e-10, .precond = SPIRA_PRECOND_JACOBI};
-            ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, L, b, sx, &o, NULL), SPIRA_OK);
-            ck_assert_int_eq(spira_vector_get(sx, r ? s2 : s1), SPIRA_OK);
+        /* Jacobi, and ILU(0) with cuSPARSE's triangular solves on the GPU */
+        for (int pc = 0; pc < 2; pc++) {
+            for (int r = 0; r < 2; r++) {
+                ck_assert_int_eq(spira_vector_fill(b, 1.0), SPIRA_OK);
+                spira_solve_opts o = {.rtol = p ? 1e-4 : 1e-10,
+                                      .precond = pc ? SPIRA_PRECOND_ILU0 : SPIRA_PRECOND_JACOBI};
+                ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, L, b, sx, &o, NULL), SPIRA_OK);
+                ck_assert_int_eq(spira_vector_get(sx, r ? s2 : s1), SPIRA_OK);
+            }
+            ck_assert_msg(memcmp(s1, s2, 1600 * es) == 0, "BiCGSTAB (%s) differs between two runs",
+                          pc ? "ILU(0)" : "Jacobi");
         }
-        ck_assert_msg(memcmp(s1, s2, 1600 * es) == 0, "BiCGSTAB differs between two runs");
         free(s1), free(s2), free(first), free(again), free(xs);
         spira_vector_destroy(b), spira_vector_destroy(sx);
         spira_vector_destroy(x), spira_vector_destroy(y);

@@ -8,48 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* b = A * xtrue with xtrue fresh random in [0.5, 1.5), so the solution is known. */
-static spira_vector rhs_of(spira_matrix A, spira_vector *xtrue, unsigned seed)
-{
-    spira_matrix_info mi;
-    spira_matrix_get_info(A, &mi);
-    double *h = malloc(mi.nrows * sizeof *h);
-    for (int64_t i = 0; i < mi.nrows; i++) h[i] = tu_uniform(&seed, 0.5, 1.5);
-    spira_vector b;
-    ck_assert_int_eq(spira_vector_create(A->ctx, mi.nrows, mi.dtype, &b), SPIRA_OK);
-    ck_assert_int_eq(spira_vector_create(A->ctx, mi.nrows, mi.dtype, xtrue), SPIRA_OK);
-    spira_vector_set_f64(*xtrue, h);
-    ck_assert_int_eq(spira_spmv(1.0, A, *xtrue, 0.0, b), SPIRA_OK);
-    free(h);
-    return b;
-}
-
-/* max |x - xtrue| */
-static double max_err(spira_vector x, spira_vector xt)
-{
-    int64_t n = spira_vector_length(x);
-    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), m = 0;
-    spira_vector_get_f64(x, a);
-    spira_vector_get_f64(xt, b);
-    for (int64_t i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
-    free(a), free(b);
-    return m;
-}
-
-/* From COO with double values, stored in dtype t (the API takes values in t). */
-static spira_matrix coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri,
-                        const int32_t *ci, const double *v, spira_dtype t)
-{
-    float *f = malloc((nnz ? nnz : 1) * sizeof *f);
-    for (int32_t k = 0; k < nnz; k++) f[k] = (float)v[k];
-    spira_matrix A;
-    ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, nnz, ri, ci,
-                                           t == SPIRA_R64 ? (const void *)v : f, t, &A),
-                     SPIRA_OK);
-    free(f);
-    return A;
-}
-
 /* 2-D convection-diffusion on an n x n grid, central differences: diagonal d, west/east
  * -1 -/+ beta, south/north -1 -/+ gamma (nonsymmetric for beta, gamma != 0). Row i is
  * multiplied by scale^(i % 5) to make it badly scaled when scale != 1. */
@@ -68,7 +26,7 @@ static spira_matrix convdiff(spira_context ctx, int n, double d, double beta, do
         if (y > 0) ri[k] = r, ci[k] = r - n, v[k++] = (-1 - gamma) * s;
         if (y < n - 1) ri[k] = r, ci[k] = r + n, v[k++] = (-1 + gamma) * s;
     }
-    spira_matrix A = coo(ctx, N, k, ri, ci, v, t);
+    spira_matrix A = tu_coo(ctx, N, k, ri, ci, v, t);
     free(ri), free(ci), free(v);
     return A;
 }
@@ -85,7 +43,7 @@ START_TEST(bicgstab_laplacian_2d)
     spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 32, t, &A), SPIRA_OK);
-    spira_vector xt, b = rhs_of(A, &xt, tu_seed() + _i), x;
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed() + _i), x;
     spira_vector_create(ctx, 1024, t, &x);
     spira_vector_fill(x, NAN); /* poisoned: the solver must not read it (no initial guess) */
     spira_solve_opts o = {.rtol = t == SPIRA_R64 ? 1e-10 : 1e-5,
@@ -99,7 +57,7 @@ START_TEST(bicgstab_laplacian_2d)
     /* kappa ~ 440: CG needs ~ 80; BiCGSTAB (2 SpMVs each) about half as many steps */
     ck_assert_int_gt(info.iterations, 15);
     ck_assert_int_lt(info.iterations, 120);
-    ck_assert_double_le(max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
+    ck_assert_double_le(tu_max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
     free3(x, xt, b);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
@@ -111,7 +69,7 @@ START_TEST(bicgstab_laplacian_3d_jacobi)
     spira_context ctx = tu_cpu();
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_laplacian(ctx, 3, 14, SPIRA_R64, &A), SPIRA_OK);
-    spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 7), x;
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed() + 7), x;
     spira_vector_create(ctx, 14 * 14 * 14, SPIRA_R64, &x);
     spira_solve_opts o = {.rtol = 1e-9, .precond = SPIRA_PRECOND_JACOBI};
     spira_solve_info info;
@@ -119,7 +77,7 @@ START_TEST(bicgstab_laplacian_3d_jacobi)
     ck_assert_double_le(info.rel_residual, 1e-8);
     ck_assert_int_gt(info.iterations, 8);
     ck_assert_int_lt(info.iterations, 80);
-    ck_assert_double_le(max_err(x, xt), 1e-6);
+    ck_assert_double_le(tu_max_err(x, xt), 1e-6);
     free3(x, xt, b);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
@@ -133,18 +91,18 @@ START_TEST(bicgstab_convection_diffusion)
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
     spira_context ctx = tu_cpu();
     spira_matrix A = convdiff(ctx, 24, 4.0, 0.6, -0.3, 3.0, t);
-    spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 11), x;
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed() + 11), x;
     spira_vector_create(ctx, 576, t, &x);
     double rtol = t == SPIRA_R64 ? 1e-10 : 1e-5;
     spira_solve_opts o = {.rtol = rtol, .maxit = 2000};
     spira_solve_info plain, pre;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &plain), SPIRA_OK);
     ck_assert_double_le(plain.rel_residual, 20 * rtol);
-    ck_assert_double_le(max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
+    ck_assert_double_le(tu_max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
     o.precond = SPIRA_PRECOND_JACOBI;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &pre), SPIRA_OK);
     ck_assert_double_le(pre.rel_residual, 20 * rtol);
-    ck_assert_double_le(max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
+    ck_assert_double_le(tu_max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
     ck_assert_int_lt(pre.iterations, plain.iterations);
     ck_assert_int_gt(pre.iterations, 5);
     ck_assert_int_lt(pre.iterations, 100);
@@ -192,7 +150,7 @@ START_TEST(bicgstab_maxit_and_restart)
 {
     spira_context ctx = tu_cpu();
     spira_matrix A = convdiff(ctx, 20, 4.0, 0.5, 0.2, 1.0, SPIRA_R64);
-    spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 13), x;
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed() + 13), x;
     spira_vector_create(ctx, 400, SPIRA_R64, &x);
     double hist[5];
     spira_solve_opts o = {.rtol = 1e-12, .maxit = 4, .history = hist, .history_len = 5};
@@ -292,9 +250,9 @@ START_TEST(nan_stops_quickly)
     spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 0, 1, 1, 2, 2}, ci[] = {0, 1, 0, 1, 1, 2};
     double v[] = {4, 1, NAN, 4, 1, 4};
-    spira_matrix A = coo(ctx, 3, 6, ri, ci, v, t);
+    spira_matrix A = tu_coo(ctx, 3, 6, ri, ci, v, t);
     v[2] = 1;
-    spira_matrix B = coo(ctx, 3, 6, ri, ci, v, t);
+    spira_matrix B = tu_coo(ctx, 3, 6, ri, ci, v, t);
     spira_vector b, x;
     spira_vector_create(ctx, 3, t, &b);
     spira_vector_create(ctx, 3, t, &x);
@@ -327,7 +285,7 @@ START_TEST(jacobi_laplacian_rate)
     int n = 8;
     spira_matrix A;
     spira_matrix_laplacian(ctx, 2, n, t, &A);
-    spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 17), x;
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed() + 17), x;
     spira_vector_create(ctx, n * n, t, &x);
     double rtol = t == SPIRA_R64 ? 1e-8 : 1e-4;
     spira_solve_opts o = {.rtol = rtol};
@@ -338,7 +296,7 @@ START_TEST(jacobi_laplacian_rate)
     double rho = cos(3.14159265358979323846 / (n + 1)), expect = log(rtol) / log(rho);
     ck_assert_int_gt(info.iterations, 0.6 * expect);
     ck_assert_int_lt(info.iterations, 1.4 * expect);
-    ck_assert_double_le(max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 2e-2);
+    ck_assert_double_le(tu_max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 2e-2);
     o.damping = 0.5;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_JACOBI, A, b, x, &o, &damped), SPIRA_OK);
     double expect_d = log(rtol) / log(1 - 0.5 * (1 - rho));
@@ -357,13 +315,13 @@ START_TEST(jacobi_nonsymmetric)
 {
     spira_context ctx = tu_cpu();
     spira_matrix A = convdiff(ctx, 16, 6.0, 0.7, -0.4, 2.0, SPIRA_R64);
-    spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 19), x;
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed() + 19), x;
     spira_vector_create(ctx, 256, SPIRA_R64, &x);
     spira_solve_opts o = {.rtol = 1e-10, .precond = SPIRA_PRECOND_NONE};
     spira_solve_info info;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_JACOBI, A, b, x, &o, &info), SPIRA_OK);
     ck_assert_double_le(info.rel_residual, 1e-9);
-    ck_assert_double_le(max_err(x, xt), 1e-8);
+    ck_assert_double_le(tu_max_err(x, xt), 1e-8);
     /* off-diagonal row sum 4 against a diagonal of 6: rho <= 2/3, so <= ~60 steps */
     ck_assert_int_lt(info.iterations, 70);
     o.damping = -1;
@@ -405,7 +363,7 @@ START_TEST(jacobi_diverges)
     spira_context ctx = tu_cpu();
     int32_t ri[] = {0, 0, 1, 1}, ci[] = {0, 1, 0, 1};
     double v[] = {1, 2, 2, 1}, bb[] = {1, 0};
-    spira_matrix A = coo(ctx, 2, 4, ri, ci, v, t);
+    spira_matrix A = tu_coo(ctx, 2, 4, ri, ci, v, t);
     spira_vector b, x;
     spira_vector_create(ctx, 2, t, &b);
     spira_vector_create(ctx, 2, t, &x);
@@ -436,7 +394,7 @@ START_TEST(neumann_preconditioner)
     spira_context ctx = tu_cpu();
     spira_matrix A;
     spira_matrix_laplacian(ctx, 2, 32, t, &A);
-    spira_vector xt, b = rhs_of(A, &xt, tu_seed() + 23), x;
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed() + 23), x;
     spira_vector_create(ctx, 1024, t, &x);
     spira_solve_opts o = {.rtol = rtol, .precond = SPIRA_PRECOND_JACOBI};
     spira_solve_info info;
@@ -448,7 +406,7 @@ START_TEST(neumann_preconditioner)
         o.precond_degree = m;
         ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
         ck_assert_double_le(info.rel_residual, 20 * rtol);
-        ck_assert_double_le(max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
+        ck_assert_double_le(tu_max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
         /* the polynomial of degree m cuts the condition number about m + 1 times */
         if (m == 2) ck_assert_int_lt(info.iterations, last);
         else ck_assert_int_le(info.iterations, last);
@@ -462,7 +420,7 @@ START_TEST(neumann_preconditioner)
     spira_matrix_destroy(A);
 
     A = convdiff(ctx, 24, 4.0, 0.6, -0.3, 3.0, t);
-    b = rhs_of(A, &xt, tu_seed() + 29);
+    b = tu_rhs(A, &xt, tu_seed() + 29);
     spira_vector_create(ctx, 576, t, &x);
     spira_solve_info jac;
     o.precond = SPIRA_PRECOND_JACOBI;
@@ -471,14 +429,14 @@ START_TEST(neumann_preconditioner)
     o.precond = SPIRA_PRECOND_NEUMANN;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info), SPIRA_OK);
     ck_assert_double_le(info.rel_residual, 20 * rtol);
-    ck_assert_double_le(max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
+    ck_assert_double_le(tu_max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
     ck_assert_int_lt(info.iterations, jac.iterations);
     free3(x, xt, b);
     spira_matrix_destroy(A);
 
     int32_t ri[] = {0, 1, 1}, ci[] = {0, 0, 2};
     double v[] = {1, 1, 1};
-    A = coo(ctx, 3, 3, ri, ci, v, t);
+    A = tu_coo(ctx, 3, 3, ri, ci, v, t);
     spira_vector_create(ctx, 3, t, &b);
     spira_vector_create(ctx, 3, t, &x);
     spira_vector_fill(b, 1);

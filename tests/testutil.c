@@ -226,3 +226,45 @@ int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, u
     }
     return runs;
 }
+
+/* b = A * xtrue with xtrue fresh random in [0.5, 1.5), so the solution is known. */
+spira_vector tu_rhs(spira_matrix A, spira_vector *xtrue, unsigned seed)
+{
+    spira_matrix_info mi;
+    spira_matrix_get_info(A, &mi);
+    double *h = malloc(mi.nrows * sizeof *h);
+    for (int64_t i = 0; i < mi.nrows; i++) h[i] = tu_uniform(&seed, 0.5, 1.5);
+    spira_vector b;
+    ck_assert_int_eq(spira_vector_create(A->ctx, mi.nrows, mi.dtype, &b), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(A->ctx, mi.nrows, mi.dtype, xtrue), SPIRA_OK);
+    spira_vector_set_f64(*xtrue, h);
+    ck_assert_int_eq(spira_spmv(1.0, A, *xtrue, 0.0, b), SPIRA_OK);
+    free(h);
+    return b;
+}
+
+/* max |x - xtrue| */
+double tu_max_err(spira_vector x, spira_vector xt)
+{
+    int64_t n = spira_vector_length(x);
+    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), m = 0;
+    spira_vector_get_f64(x, a);
+    spira_vector_get_f64(xt, b);
+    for (int64_t i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
+    free(a), free(b);
+    return m;
+}
+
+/* From COO with double values, stored in dtype t (the API takes values in t). */
+spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri,
+                        const int32_t *ci, const double *v, spira_dtype t)
+{
+    float *f = malloc((nnz ? nnz : 1) * sizeof *f);
+    for (int32_t k = 0; k < nnz; k++) f[k] = (float)v[k];
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, nnz, ri, ci,
+                                           t == SPIRA_R64 ? (const void *)v : f, t, &A),
+                     SPIRA_OK);
+    free(f);
+    return A;
+}

@@ -71,6 +71,7 @@ Suite *suite_spmv(void);
 Suite *suite_solvers(void);
 Suite *suite_krylov(void);
 Suite *suite_eigen(void);
+Suite *suite_ilu(void);
 Suite *suite_mmio(void);
 Suite *suite_faults(void);
 Suite *suite_threads(void);
@@ -82,5 +83,13 @@ void tu_check_bitwise(spira_context ctx, int runs);
 void tu_check_two_threads(spira_backend backend);
 Suite *suite_pkt(void);
 Suite *suite_formats(void);
+
+/* b = A * xtrue with xtrue fresh random in [0.5, 1.5), so the solution is known. */
+spira_vector tu_rhs(spira_matrix A, spira_vector *xtrue, unsigned seed);
+/* max |x - xtrue| */
+double tu_max_err(spira_vector x, spira_vector xt);
+/* A square n x n matrix from COO with double values, stored in dtype t. */
+spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri,
+                    const int32_t *ci, const double *v, spira_dtype t);
 
 #endif

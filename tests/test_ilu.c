@@ -1,0 +1,347 @@
+/* test_ilu.c - the incomplete-LU preconditioners and the maximum-product matching behind
+ * them: optimality against brute force, the ILU(0) identity (L U = P A on the pattern),
+ * exactness where nothing is dropped, the real matrices with zero diagonals, caching, bad
+ * input, and every allocation failing in turn. */
+#include "testutil.h"
+#include "ilu.h"
+#include "matching.h"
+#include "precond.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A random n x n sparse matrix with about density * n^2 entries in [-4, 4] plus a random
+ * permutation's entries (so it is structurally nonsingular) and, with dominant, a
+ * dominant diagonal. */
+static spira_matrix random_matrix(spira_context ctx, int32_t n, double density, int dominant,
+                                  unsigned seed)
+{
+    int32_t cap = n * n + 2 * n, k = 0, *perm = malloc(n * sizeof *perm);
+    int32_t *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
+    double *v = malloc(cap * sizeof *v);
+    for (int32_t i = 0; i < n; i++) perm[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) {
+        int32_t j = (int32_t)tu_uniform(&seed, 0, i + 1), t = perm[i];
+        perm[i] = perm[j], perm[j] = t;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        ri[k] = i, ci[k] = perm[i], v[k++] = tu_uniform(&seed, 0.5, 4);
+        if (dominant) ri[k] = i, ci[k] = i, v[k++] = 4 * n;
+        for (int32_t j = 0; j < n; j++)
+            if (tu_uniform(&seed, 0, 1) < density)
+                ri[k] = i, ci[k] = j, v[k++] = tu_uniform(&seed, -4, 4);
+    }
+    spira_matrix A = tu_coo(ctx, n, k, ri, ci, v, SPIRA_R64);
+    free(ri), free(ci), free(v), free(perm);
+    return A;
+}
+
+/* sum log |a(row_of_col[j], j)|, -inf when an entry is zero */
+static double log_product(const spira__csr *c, const int32_t *row_of_col)
+{
+    double sum = 0;
+    for (int32_t j = 0; j < c->nrows; j++) {
+        double a = 0;
+        int32_t i = row_of_col[j];
+        for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++)
+            if (c->col_idx[k] == j) a = spira__get(c->val, c->dtype, k);
+        sum += log(fabs(a));
+    }
+    return sum;
+}
+
+/* Best log product over all permutations of rows 0..n-1 (Heap's algorithm). */
+static double brute_force(const spira__csr *c, int32_t *p, int32_t m, double best)
+{
+    if (m == 1) return fmax(best, log_product(c, p));
+    for (int32_t i = 0; i < m; i++) {
+        best = brute_force(c, p, m - 1, best);
+        int32_t j = m % 2 ? 0 : i, t = p[j];
+        p[j] = p[m - 1], p[m - 1] = t;
+    }
+    return best;
+}
+
+START_TEST(matching_is_optimal)
+{
+    spira_context ctx = tu_cpu();
+    int32_t n = 3 + _i % 5, p[8], row_of_col[8];
+    spira_matrix A = random_matrix(ctx, n, 0.3 + 0.1 * (_i % 3), 0, tu_seed() + 101 * _i);
+    ck_assert_int_eq(spira__max_product_matching(ctx, &A->csr, row_of_col), SPIRA_OK);
+    for (int32_t i = 0; i < n; i++) p[i] = i;
+    double mine = log_product(&A->csr, row_of_col), best = brute_force(&A->csr, p, n, -INFINITY);
+    ck_assert(isfinite(mine));
+    ck_assert_msg(fabs(mine - best) <= 1e-12 * fmax(1, fabs(best)),
+                  "seed %u: matching log product %.17g, best %.17g", tu_seed(), mine, best);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(matching_structurally_singular)
+{
+    spira_context ctx = tu_cpu();
+    /* rows 1 and 2 both have only column 0 */
+    int32_t ri[] = {0, 0, 0, 1, 2}, ci[] = {0, 1, 2, 0, 0}, row_of_col[3];
+    double v[] = {1, 2, 3, 4, 5};
+    spira_matrix A = tu_coo(ctx, 3, 5, ri, ci, v, SPIRA_R64);
+    ck_assert_int_eq(spira__max_product_matching(ctx, &A->csr, row_of_col),
+                     SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "structurally singular"));
+    spira_vector b, x;
+    spira_vector_create(ctx, 3, SPIRA_R64, &b), spira_vector_create(ctx, 3, SPIRA_R64, &x);
+    spira_vector_fill(b, 1);
+    spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0};
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, NULL), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "structurally singular"));
+    spira_vector_destroy(b), spira_vector_destroy(x);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* A's factor, built through the registry and looked up in A's cache. */
+static spira__ilu_factor *factor_of(spira_matrix A, spira_solve_opts *o, const char *key)
+{
+    spira__precond *M;
+    ck_assert_int_eq(spira__precond_create(o->precond, o, A, &M), SPIRA_OK);
+    spira__precond_destroy(M); /* the factor stays in the cache */
+    spira__cache_entry *e = spira__matrix_cache_find(A, key);
+    ck_assert_ptr_nonnull(e);
+    return (spira__ilu_factor *)e->plan;
+}
+
+/* ILU(0)'s defining identity: (L U)(i,j) = (P A)(i,j) wherever P A has an entry. _i odd: a
+ * matrix without a dominant diagonal, most diagonal entries zero, so P != I. */
+START_TEST(ilu0_identity_on_pattern)
+{
+    spira_context ctx = tu_cpu();
+    int32_t n = 40;
+    spira_matrix A = random_matrix(ctx, n, 0.08, !(_i % 2), tu_seed() + 7 * _i);
+    spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0};
+    spira__ilu_factor *f = factor_of(A, &o, "precond:ilu0");
+    ck_assert(_i % 2 ? f->perm != NULL : f->perm == NULL);
+    const spira__csr *lu = &f->lu, *a = &A->csr;
+    double *row = malloc(n * sizeof *row);
+    for (int32_t i = 0; i < n; i++) {
+        /* row i of L U = sum_{k < i} l(i,k) (row k of U) + row i of U */
+        for (int32_t j = 0; j < n; j++) row[j] = 0;
+        for (int32_t q = lu->row_ptr[i]; q < lu->row_ptr[i + 1]; q++) {
+            int32_t k = lu->col_idx[q];
+            double l = spira__get(lu->val, lu->dtype, q);
+            if (k >= i) {
+                row[k] += l;
+                continue;
+            }
+            for (int32_t u = f->diag[k]; u < lu->row_ptr[k + 1]; u++)
+                row[lu->col_idx[u]] += l * spira__get(lu->val, lu->dtype, u);
+        }
+        int32_t r = f->perm ? f->perm[i] : i;
+        for (int32_t q = a->row_ptr[r]; q < a->row_ptr[r + 1]; q++) {
+            double want = spira__get(a->val, a->dtype, q), got = row[a->col_idx[q]];
+            ck_assert_msg(fabs(got - want) <= 1e-10 * (1 + fabs(want)),
+                          "seed %u: (LU)(%d,%d) = %g, (PA) = %g", tu_seed(), i, a->col_idx[q],
+                          got, want);
+        }
+    }
+    free(row);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Where nothing is dropped the factorization is exact and BiCGSTAB needs one iteration:
+ * ILU(0) of a tridiagonal matrix (no fill-in exists), ILUT with a tiny drop tolerance and
+ * room for every fill-in on a random matrix, permuted or not. */
+START_TEST(ilu_exact_without_dropping)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A;
+    spira_solve_opts o = {.rtol = 1e-10};
+    if (_i == 0) {
+        int32_t n = 200, k = 0, ri[600], ci[600];
+        double v[600];
+        unsigned seed = tu_seed();
+        for (int32_t i = 0; i < n; i++) {
+            ri[k] = i, ci[k] = i, v[k++] = tu_uniform(&seed, 1, 2);
+            if (i > 0) ri[k] = i, ci[k] = i - 1, v[k++] = tu_uniform(&seed, -1, 1);
+            if (i < n - 1) ri[k] = i, ci[k] = i + 1, v[k++] = tu_uniform(&seed, -1, 1);
+        }
+        A = tu_coo(ctx, n, k, ri, ci, v, SPIRA_R64);
+        o.precond = SPIRA_PRECOND_ILU0;
+    } else {
+        A = random_matrix(ctx, 30, 0.2, _i == 1, tu_seed() + 3);
+        o.precond = SPIRA_PRECOND_ILUT;
+        o.precond_drop_tol = 1e-300;
+        o.precond_fill = 100;
+    }
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed()), x;
+    spira_vector_create(ctx, spira_vector_length(b), SPIRA_R64, &x);
+    spira_solve_info info;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info), SPIRA_OK);
+    ck_assert_int_le(info.iterations, 1);
+    ck_assert_double_le(tu_max_err(x, xt), 1e-8);
+    spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* The bundled nonsymmetric matrices: west0067 (zero diagonal entries; unpreconditioned
+ * BiCGSTAB and Jacobi both fail on it) with ILU(0) and ILUT, sherman5 with ILU(0), each
+ * and bayer10 (13,433 of 13,436 diagonal entries zero) with
+ * ILUT. _i: 0-2 double, 3 west0067 in float. */
+START_TEST(ilu_real_nonsymmetric)
+{
+    static const struct {
+        const char *file;
+        spira_precond_type pc;
+        double tau, fill;
+        int maxit;
+    } cases[] = {{"west0067.mtx", SPIRA_PRECOND_ILU0, 0, 0, 100},
+                 {"west0067.mtx", SPIRA_PRECOND_ILUT, 0, 0, 50},
+                 {"sherman5.mtx", SPIRA_PRECOND_ILU0, 0, 0, 60},
+                 {"bayer10.mtx.gz", SPIRA_PRECOND_ILUT, 1e-5, 20, 600},
+                 {"west0067.mtx", SPIRA_PRECOND_ILU0, 0, 0, 100}};
+    spira_dtype t = _i == 4 ? SPIRA_R32 : SPIRA_R64;
+    spira_context ctx = tu_cpu();
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_read_mm(ctx, tu_data(cases[_i].file), t, &A), SPIRA_OK);
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed() + _i), x;
+    spira_vector_create(ctx, spira_vector_length(b), t, &x);
+    spira_solve_opts o = {.rtol = t == SPIRA_R64 ? 1e-9 : 1e-4, .maxit = cases[_i].maxit,
+                          .precond = cases[_i].pc, .precond_drop_tol = cases[_i].tau,
+                          .precond_fill = cases[_i].fill};
+    spira_solve_info info;
+    spira_status s = spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info);
+    ck_assert_msg(s == SPIRA_OK, "seed %u, %s: %s", tu_seed(), cases[_i].file,
+                  spira_last_error(ctx));
+    ck_assert_double_le(info.rel_residual, 10 * o.rtol);
+    /* bayer10 is too ill-conditioned for the forward error to follow the residual */
+    if (_i != 3) ck_assert_double_le(tu_max_err(x, xt), t == SPIRA_R64 ? 1e-5 : 1e-1);
+    if (_i == 0) { /* what the preconditioner is for: plain BiCGSTAB fails on west0067 */
+        o.precond = SPIRA_PRECOND_NONE;
+        o.maxit = 2000;
+        ck_assert_int_ne(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info), SPIRA_OK);
+    }
+    spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* CG with ILU(0) on a symmetric positive definite matrix (M = L D L^T, IC(0)): converges
+ * in fewer iterations than with Jacobi; the factor is built once and reused by the
+ * second solve. */
+START_TEST(ilu0_cg_and_cache)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A;
+    spira_matrix_laplacian(ctx, 2, 40, SPIRA_R64, &A);
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed()), x;
+    spira_vector_create(ctx, 1600, SPIRA_R64, &x);
+    spira_solve_opts o = {.rtol = 1e-10, .precond = SPIRA_PRECOND_JACOBI};
+    spira_solve_info jac, ilu;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &jac), SPIRA_OK);
+    o.precond = SPIRA_PRECOND_ILU0;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &ilu), SPIRA_OK);
+    ck_assert_double_le(tu_max_err(x, xt), 1e-7);
+    ck_assert_int_lt(ilu.iterations, jac.iterations * 3 / 4);
+    spira__cache_entry *e = spira__matrix_cache_find(A, "precond:ilu0");
+    ck_assert_ptr_nonnull(e);
+    void *plan = e->plan;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &ilu), SPIRA_OK);
+    ck_assert_ptr_eq(spira__matrix_cache_find(A, "precond:ilu0")->plan, plan);
+    spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(ilu_bad_input)
+{
+    spira_context ctx = tu_cpu();
+    spira_vector b, x;
+    spira_vector_create(ctx, 2, SPIRA_R64, &b), spira_vector_create(ctx, 2, SPIRA_R64, &x);
+    spira_vector_fill(b, 1);
+    spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0};
+    /* singular 2 x 2 with a nonzero diagonal: the second pivot is 1 - 1 * 1 = 0 */
+    int32_t ri[] = {0, 0, 1, 1}, ci[] = {0, 1, 0, 1};
+    double ones[] = {1, 1, 1, 1}, nan[] = {1, NAN, 1, 1};
+    spira_matrix A = tu_coo(ctx, 2, 4, ri, ci, ones, SPIRA_R64);
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, NULL), SPIRA_ERR_BREAKDOWN);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "row 2"));
+    o.precond = SPIRA_PRECOND_ILUT;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, NULL), SPIRA_ERR_BREAKDOWN);
+    o.precond_drop_tol = 2;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, NULL), SPIRA_ERR_INVALID_ARG);
+    o.precond_drop_tol = 0, o.precond_fill = 0.5;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, NULL), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "fill 0.5"));
+    spira_matrix_destroy(A);
+    A = tu_coo(ctx, 2, 4, ri, ci, nan, SPIRA_R64);
+    o.precond = SPIRA_PRECOND_ILU0;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, NULL), SPIRA_ERR_NONFINITE);
+    spira_matrix_destroy(A);
+    /* non-square: the preconditioner says so even before the solver would */
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 2, 3, 4, ri, ci, ones, SPIRA_R64, &A), SPIRA_OK);
+    spira__precond *M;
+    ck_assert_int_eq(spira__precond_create(SPIRA_PRECOND_ILU0, &o, A, &M), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "square"));
+    spira_matrix_destroy(A);
+    spira_vector_destroy(b), spira_vector_destroy(x);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Every allocation of an ILU(0) / ILUT solve with the row permutation (west0067) fails in
+ * turn: SPIRA_ERR_NOMEM and no block left behind, then success. */
+START_TEST(ilu_allocation_failures)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_read_mm(ctx, tu_data("west0067.mtx"), SPIRA_R64, &A), SPIRA_OK);
+    spira_vector b, x;
+    spira_vector_create(ctx, 67, SPIRA_R64, &b), spira_vector_create(ctx, 67, SPIRA_R64, &x);
+    spira_vector_fill(b, 1);
+    spira_solve_opts o = {.precond = _i ? SPIRA_PRECOND_ILUT : SPIRA_PRECOND_ILU0};
+    spira_status s = SPIRA_ERR_NOMEM;
+    long k;
+    for (k = 1; k < 200 && s != SPIRA_OK; k++) {
+        long live = spira__alloc_live();
+        spira_matrix B; /* a fresh copy each time, so the factor is built (and fails) again */
+        ck_assert_int_eq(spira_matrix_transpose(A, &B), SPIRA_OK);
+        spira__alloc_fail_at(k);
+        s = spira_solve(SPIRA_SOLVER_BICGSTAB, B, b, x, &o, NULL);
+        spira__alloc_fail_at(0);
+        spira_matrix_destroy(B);
+        if (s != SPIRA_OK) ck_assert_int_eq(s, SPIRA_ERR_NOMEM);
+        ck_assert_int_eq(spira__alloc_live(), live);
+    }
+    ck_assert_int_eq(s, SPIRA_OK);
+    ck_assert_int_gt(k, 5);
+    spira_vector_destroy(x), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_ilu(void)
+{
+    Suite *s = suite_create("ilu");
+    TCase *tc = tcase_create("matching");
+    tcase_add_loop_test(tc, matching_is_optimal, 0, 15);
+    tcase_add_test(tc, matching_structurally_singular);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("factor");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, ilu0_identity_on_pattern, 0, 4);
+    tcase_add_loop_test(tc, ilu_exact_without_dropping, 0, 3);
+    tcase_add_loop_test(tc, ilu_real_nonsymmetric, 0, 5);
+    tcase_add_test(tc, ilu0_cg_and_cache);
+    tcase_add_test(tc, ilu_bad_input);
+    tcase_add_loop_test(tc, ilu_allocation_failures, 0, 2);
+    suite_add_tcase(s, tc);
+    return s;
+}
