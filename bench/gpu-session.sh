@@ -28,17 +28,23 @@ fi
   echo "== CuPy CG, same problem"; python3 "$src/bench/cupy_cg.py" 100 1e-8 2>&1 | tail -1
   echo "== CG / PCG on the SPD matrices"
   for m in bcsstk01 bcsstk13 bcsstk16 1138_bus gr_30_30; do
-    for p in none jacobi; do
+    for p in none jacobi ilu0; do
       echo "-- $m, precond $p"
       ./examples/spira-solve "$mats/$m.mtx" --precond $p --maxit 20000 | sed -n 's/^  //p' | grep -E 'result|residual|time|each'
     done
   done
   echo "== BiCGSTAB on the nonsymmetric matrices"
   for m in pores_1 orsirr_1 sherman5 bayer10 west0067; do
-    for p in none jacobi; do
+    for p in none jacobi ilu0 ilut; do
       echo "-- $m, precond $p"
       ./examples/spira-solve "$mats/$m.mtx" --solver bicgstab --precond $p --maxit 20000 | sed -n 's/^  //p' | grep -E 'result|residual|time|each'
     done
+  done
+  echo "== BiCGSTAB + ILUT on bayer10 with tighter settings (drop tolerance, fill)"
+  for a in "1e-4 10" "1e-5 20" "1e-6 50"; do
+    set -- $a
+    echo "-- bayer10, ilut drop $1 fill $2"
+    ./examples/spira-solve "$mats/bayer10.mtx" --solver bicgstab --precond ilut --drop-tol $1 --fill $2 --maxit 20000 | sed -n 's/^  //p' | grep -E 'result|residual|time|each'
   done
   echo "== PageRank"
   for m in email-Eu-core wiki-Vote p2p-Gnutella31; do
