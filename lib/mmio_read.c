@@ -167,6 +167,56 @@ spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dty
     return coo_to_csr(ctx, &c, out, symmetric);
 }
 
+/* The triplets of an n x 1 or 1 x n file (name for messages) to a dense vector of ctx;
+ * frees the triplets either way. */
+static spira_status coo_to_vector(spira_context ctx, const char *name, spira__mm_coo *c,
+                                  spira_vector *v)
+{
+    *v = NULL;
+    if (c->ncols != 1 && c->nrows != 1) {
+        spira_status s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                                      "%s: a vector file must have one column (or one row), "
+                                      "this one is %lld x %lld",
+                                      name, (long long)c->nrows, (long long)c->ncols);
+        spira__mm_coo_free(c);
+        return s;
+    }
+    /* dense values: array entries assigned (so -0 stays -0), coordinate entries summed
+     * into zeros (they may repeat or omit some) */
+    int64_t n = c->ncols == 1 ? c->nrows : c->ncols;
+    double *x = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&x, (size_t)(n ? n : 1), sizeof *x,
+                                  "vector values");
+    if (s == SPIRA_OK) {
+        memset(x, 0, (size_t)n * sizeof *x);
+        for (int64_t k = 0; k < c->nnz; k++) {
+            double e = c->val ? spira__get(c->val, c->dtype, k) : 1.0;
+            int64_t i = c->ncols == 1 ? c->ri[k] : c->ci[k];
+            x[i] = c->array ? e : x[i] + e;
+        }
+        s = spira_vector_create(ctx, n, c->dtype, v);
+    }
+    if (s == SPIRA_OK) {
+        s = spira_vector_set_f64(*v, x);
+        if (s != SPIRA_OK) {
+            spira_vector_destroy(*v);
+            *v = NULL;
+        }
+    }
+    spira__free(x);
+    spira__mm_coo_free(c);
+    return s;
+}
+
+spira_status spira__mm_parse_vector(spira_context ctx, const char *name, const char *text,
+                                    size_t len, spira_dtype dtype, spira_vector *v)
+{
+    *v = NULL;
+    spira__mm_coo c;
+    SPIRA__TRY(spira__mm_parse_coo(ctx, name, text, len, dtype, &c));
+    return coo_to_vector(ctx, name ? name : "(memory)", &c, v);
+}
+
 spira_status spira_vector_read_mm(spira_context ctx, const char *path, spira_dtype dtype,
                                   spira_vector *v)
 {
@@ -178,40 +228,10 @@ spira_status spira_vector_read_mm(spira_context ctx, const char *path, spira_dty
     char *text;
     size_t len;
     SPIRA__TRY(spira__mm_load(ctx, path, &text, &len));
+    /* the text is freed before the dense values are built, as for matrices */
     spira__mm_coo c;
     spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, &c);
     spira__free(text);
     if (s != SPIRA_OK) return s;
-    if (c.ncols != 1 && c.nrows != 1) {
-        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
-                         "%s: a vector file must have one column (or one row), this one is "
-                         "%lld x %lld",
-                         path, (long long)c.nrows, (long long)c.ncols);
-        spira__mm_coo_free(&c);
-        return s;
-    }
-    /* dense values: array entries assigned (so -0 stays -0), coordinate entries summed
-     * into zeros (they may repeat or omit some) */
-    int64_t n = c.ncols == 1 ? c.nrows : c.ncols;
-    double *x = NULL;
-    s = spira__alloc(ctx, (void **)&x, (size_t)(n ? n : 1), sizeof *x, "vector values");
-    if (s == SPIRA_OK) {
-        memset(x, 0, (size_t)n * sizeof *x);
-        for (int64_t k = 0; k < c.nnz; k++) {
-            double e = c.val ? spira__get(c.val, dtype, k) : 1.0;
-            int64_t i = c.ncols == 1 ? c.ri[k] : c.ci[k];
-            x[i] = c.array ? e : x[i] + e;
-        }
-        s = spira_vector_create(ctx, n, dtype, v);
-    }
-    if (s == SPIRA_OK) {
-        s = spira_vector_set_f64(*v, x);
-        if (s != SPIRA_OK) {
-            spira_vector_destroy(*v);
-            *v = NULL;
-        }
-    }
-    spira__free(x);
-    spira__mm_coo_free(&c);
-    return s;
+    return coo_to_vector(ctx, path, &c, v);
 }
