@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
@@ -194,7 +195,14 @@ static spira_status coo_to_vector(spira_context ctx, const char *name, spira__mm
             int64_t i = c->ncols == 1 ? c->ri[k] : c->ci[k];
             x[i] = c->array ? e : x[i] + e;
         }
-        s = spira_vector_create(ctx, n, c->dtype, v);
+        /* each value was checked, but repeated coordinate entries may sum past the range */
+        for (int64_t i = 0; !c->array && s == SPIRA_OK && i < n; i++)
+            if (!isfinite(c->dtype == SPIRA_R32 ? (float)x[i] : x[i]))
+                s = spira__error(ctx, SPIRA_ERR_PARSE,
+                                 "%s: the entries at index %lld sum beyond the range of %s",
+                                 name, (long long)i + 1,
+                                 c->dtype == SPIRA_R32 ? "float" : "double");
+        if (s == SPIRA_OK) s = spira_vector_create(ctx, n, c->dtype, v);
     }
     if (s == SPIRA_OK) {
         s = spira_vector_set_f64(*v, x);
