@@ -134,12 +134,32 @@ spira_status spira__mm_load(spira_context ctx, const char *path, char **text, si
     return SPIRA_OK;
 }
 
+/* Each value is checked as it is read, but repeated entries are summed (into the CSR or
+ * the dense vector), and 1e308 + 1e308, or 3e38 + 3e38 read as float, is Inf: a sum that
+ * is not finite in dtype is refused like an Inf in the file. (row, col) 1-based, col 0
+ * for a vector. */
+static spira_status check_sum(spira_context ctx, const char *name, double x, spira_dtype t,
+                              int64_t row, int64_t col)
+{
+    if (isfinite(t == SPIRA_R32 ? (float)x : x)) return SPIRA_OK;
+    char at[64];
+    if (col) snprintf(at, sizeof at, "(%lld, %lld)", (long long)row, (long long)col);
+    else snprintf(at, sizeof at, "index %lld", (long long)row);
+    return spira__error(ctx, SPIRA_ERR_PARSE, "%s: the entries at %s sum beyond the range of %s",
+                        name, at, t == SPIRA_R32 ? "float" : "double");
+}
+
 /* Triplets to canonical CSR; frees the triplets either way. */
-static spira_status coo_to_csr(spira_context ctx, spira__mm_coo *c, spira__csr *out,
-                               int *symmetric)
+static spira_status coo_to_csr(spira_context ctx, const char *name, spira__mm_coo *c,
+                               spira__csr *out, int *symmetric)
 {
     spira_status s = spira__csr_from_coo(ctx, c->nrows, c->ncols, c->nnz, c->ri, c->ci, c->val,
                                          c->dtype, out);
+    for (int32_t i = 0; s == SPIRA_OK && c->val && i < out->nrows; i++)
+        for (int32_t k = out->row_ptr[i]; s == SPIRA_OK && k < out->row_ptr[i + 1]; k++)
+            s = check_sum(ctx, name, spira__get(out->val, out->dtype, k), out->dtype, i + 1,
+                          out->col_idx[k] + 1);
+    if (s != SPIRA_OK) spira__csr_free(out);
     if (s == SPIRA_OK && symmetric) *symmetric = c->symmetry == SPIRA__MM_SYMMETRIC;
     spira__mm_coo_free(c);
     return s;
@@ -151,7 +171,7 @@ spira_status spira__mm_parse(spira_context ctx, const char *name, const char *te
     memset(out, 0, sizeof *out);
     spira__mm_coo c;
     SPIRA__TRY(spira__mm_parse_coo(ctx, name, text, len, dtype, &c));
-    return coo_to_csr(ctx, &c, out, symmetric);
+    return coo_to_csr(ctx, name ? name : "(memory)", &c, out, symmetric);
 }
 
 spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dtype,
@@ -165,7 +185,7 @@ spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dty
     spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, &c);
     spira__free(text);
     if (s != SPIRA_OK) return s;
-    return coo_to_csr(ctx, &c, out, symmetric);
+    return coo_to_csr(ctx, path, &c, out, symmetric);
 }
 
 /* The triplets of an n x 1 or 1 x n file (name for messages) to a dense vector of ctx;
@@ -195,13 +215,8 @@ static spira_status coo_to_vector(spira_context ctx, const char *name, spira__mm
             int64_t i = c->ncols == 1 ? c->ri[k] : c->ci[k];
             x[i] = c->array ? e : x[i] + e;
         }
-        /* each value was checked, but repeated coordinate entries may sum past the range */
         for (int64_t i = 0; !c->array && s == SPIRA_OK && i < n; i++)
-            if (!isfinite(c->dtype == SPIRA_R32 ? (float)x[i] : x[i]))
-                s = spira__error(ctx, SPIRA_ERR_PARSE,
-                                 "%s: the entries at index %lld sum beyond the range of %s",
-                                 name, (long long)i + 1,
-                                 c->dtype == SPIRA_R32 ? "float" : "double");
+            s = check_sum(ctx, name, x[i], c->dtype, i + 1, 0);
         if (s == SPIRA_OK) s = spira_vector_create(ctx, n, c->dtype, v);
     }
     if (s == SPIRA_OK) {
