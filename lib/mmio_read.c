@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
@@ -133,12 +134,32 @@ spira_status spira__mm_load(spira_context ctx, const char *path, char **text, si
     return SPIRA_OK;
 }
 
+/* Each value is checked as it is read, but repeated entries are summed (into the CSR or
+ * the dense vector), and 1e308 + 1e308, or 3e38 + 3e38 read as float, is Inf: a sum that
+ * is not finite in dtype is refused like an Inf in the file. (row, col) 1-based, col 0
+ * for a vector. */
+static spira_status check_sum(spira_context ctx, const char *name, double x, spira_dtype t,
+                              int64_t row, int64_t col)
+{
+    if (isfinite(t == SPIRA_R32 ? (float)x : x)) return SPIRA_OK;
+    char at[64];
+    if (col) snprintf(at, sizeof at, "(%lld, %lld)", (long long)row, (long long)col);
+    else snprintf(at, sizeof at, "index %lld", (long long)row);
+    return spira__error(ctx, SPIRA_ERR_PARSE, "%s: the entries at %s sum beyond the range of %s",
+                        name, at, t == SPIRA_R32 ? "float" : "double");
+}
+
 /* Triplets to canonical CSR; frees the triplets either way. */
-static spira_status coo_to_csr(spira_context ctx, spira__mm_coo *c, spira__csr *out,
-                               int *symmetric)
+static spira_status coo_to_csr(spira_context ctx, const char *name, spira__mm_coo *c,
+                               spira__csr *out, int *symmetric)
 {
     spira_status s = spira__csr_from_coo(ctx, c->nrows, c->ncols, c->nnz, c->ri, c->ci, c->val,
                                          c->dtype, out);
+    for (int32_t i = 0; s == SPIRA_OK && c->val && i < out->nrows; i++)
+        for (int32_t k = out->row_ptr[i]; s == SPIRA_OK && k < out->row_ptr[i + 1]; k++)
+            s = check_sum(ctx, name, spira__get(out->val, out->dtype, k), out->dtype, i + 1,
+                          out->col_idx[k] + 1);
+    if (s != SPIRA_OK) spira__csr_free(out);
     if (s == SPIRA_OK && symmetric) *symmetric = c->symmetry == SPIRA__MM_SYMMETRIC;
     spira__mm_coo_free(c);
     return s;
@@ -150,7 +171,7 @@ spira_status spira__mm_parse(spira_context ctx, const char *name, const char *te
     memset(out, 0, sizeof *out);
     spira__mm_coo c;
     SPIRA__TRY(spira__mm_parse_coo(ctx, name, text, len, dtype, &c));
-    return coo_to_csr(ctx, &c, out, symmetric);
+    return coo_to_csr(ctx, name ? name : "(memory)", &c, out, symmetric);
 }
 
 spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dtype,
@@ -164,7 +185,59 @@ spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dty
     spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, &c);
     spira__free(text);
     if (s != SPIRA_OK) return s;
-    return coo_to_csr(ctx, &c, out, symmetric);
+    return coo_to_csr(ctx, path, &c, out, symmetric);
+}
+
+/* The triplets of an n x 1 or 1 x n file (name for messages) to a dense vector of ctx;
+ * frees the triplets either way. */
+static spira_status coo_to_vector(spira_context ctx, const char *name, spira__mm_coo *c,
+                                  spira_vector *v)
+{
+    *v = NULL;
+    if (c->ncols != 1 && c->nrows != 1) {
+        spira_status s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                                      "%s: a vector file must have one column (or one row), "
+                                      "this one is %lld x %lld",
+                                      name, (long long)c->nrows, (long long)c->ncols);
+        spira__mm_coo_free(c);
+        return s;
+    }
+    /* dense values: array entries assigned (so -0 stays -0), coordinate entries summed
+     * into zeros (they may repeat or omit some) */
+    int64_t n = c->ncols == 1 ? c->nrows : c->ncols;
+    double *x = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&x, (size_t)(n ? n : 1), sizeof *x,
+                                  "vector values");
+    if (s == SPIRA_OK) {
+        memset(x, 0, (size_t)n * sizeof *x);
+        for (int64_t k = 0; k < c->nnz; k++) {
+            double e = c->val ? spira__get(c->val, c->dtype, k) : 1.0;
+            int64_t i = c->ncols == 1 ? c->ri[k] : c->ci[k];
+            x[i] = c->array ? e : x[i] + e;
+        }
+        for (int64_t i = 0; !c->array && s == SPIRA_OK && i < n; i++)
+            s = check_sum(ctx, name, x[i], c->dtype, i + 1, 0);
+        if (s == SPIRA_OK) s = spira_vector_create(ctx, n, c->dtype, v);
+    }
+    if (s == SPIRA_OK) {
+        s = spira_vector_set_f64(*v, x);
+        if (s != SPIRA_OK) {
+            spira_vector_destroy(*v);
+            *v = NULL;
+        }
+    }
+    spira__free(x);
+    spira__mm_coo_free(c);
+    return s;
+}
+
+spira_status spira__mm_parse_vector(spira_context ctx, const char *name, const char *text,
+                                    size_t len, spira_dtype dtype, spira_vector *v)
+{
+    *v = NULL;
+    spira__mm_coo c;
+    SPIRA__TRY(spira__mm_parse_coo(ctx, name, text, len, dtype, &c));
+    return coo_to_vector(ctx, name ? name : "(memory)", &c, v);
 }
 
 spira_status spira_vector_read_mm(spira_context ctx, const char *path, spira_dtype dtype,
@@ -178,40 +251,10 @@ spira_status spira_vector_read_mm(spira_context ctx, const char *path, spira_dty
     char *text;
     size_t len;
     SPIRA__TRY(spira__mm_load(ctx, path, &text, &len));
+    /* the text is freed before the dense values are built, as for matrices */
     spira__mm_coo c;
     spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, &c);
     spira__free(text);
     if (s != SPIRA_OK) return s;
-    if (c.ncols != 1 && c.nrows != 1) {
-        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
-                         "%s: a vector file must have one column (or one row), this one is "
-                         "%lld x %lld",
-                         path, (long long)c.nrows, (long long)c.ncols);
-        spira__mm_coo_free(&c);
-        return s;
-    }
-    /* dense values: array entries assigned (so -0 stays -0), coordinate entries summed
-     * into zeros (they may repeat or omit some) */
-    int64_t n = c.ncols == 1 ? c.nrows : c.ncols;
-    double *x = NULL;
-    s = spira__alloc(ctx, (void **)&x, (size_t)(n ? n : 1), sizeof *x, "vector values");
-    if (s == SPIRA_OK) {
-        memset(x, 0, (size_t)n * sizeof *x);
-        for (int64_t k = 0; k < c.nnz; k++) {
-            double e = c.val ? spira__get(c.val, dtype, k) : 1.0;
-            int64_t i = c.ncols == 1 ? c.ri[k] : c.ci[k];
-            x[i] = c.array ? e : x[i] + e;
-        }
-        s = spira_vector_create(ctx, n, dtype, v);
-    }
-    if (s == SPIRA_OK) {
-        s = spira_vector_set_f64(*v, x);
-        if (s != SPIRA_OK) {
-            spira_vector_destroy(*v);
-            *v = NULL;
-        }
-    }
-    spira__free(x);
-    spira__mm_coo_free(&c);
-    return s;
+    return coo_to_vector(ctx, path, &c, v);
 }

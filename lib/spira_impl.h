@@ -159,6 +159,10 @@ spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dty
  * messages. */
 spira_status spira__mm_parse(spira_context ctx, const char *name, const char *text, size_t len,
                              spira_dtype dtype, spira__csr *out, int *symmetric);
+/* The same for a dense vector file (n x 1 or 1 x n), made in ctx: spira_vector_read_mm
+ * without the file (the vector fuzz target drives it). */
+spira_status spira__mm_parse_vector(spira_context ctx, const char *name, const char *text,
+                                    size_t len, spira_dtype dtype, spira_vector *v);
 
 /* ---- vectors (lib/vector.c) ---------------------------------------------------------- */
 

@@ -461,6 +461,56 @@ START_TEST(gpu_out_of_memory)
 }
 END_TEST
 
+/* Filling the card through the public API: vectors of 2^30 doubles (8 GiB each; creation
+ * allocates on the device only, nothing that size on the host) until one is refused with
+ * NOMEM naming its bytes, leaving nothing behind; once they are freed the context solves
+ * as before. An 80 GB card refuses about the tenth; 64 (512 GiB) means no refusal came. */
+START_TEST(gpu_fill_device_memory)
+{
+    enum { cap = 64 };
+    const int64_t n = (int64_t)1 << 30;
+    spira_vector big[cap];
+    long live = spira__alloc_live();
+    int made = 0;
+    spira_status s = SPIRA_OK;
+    while (made < cap && (s = spira_vector_create(gpu, n, SPIRA_R64, &big[made])) == SPIRA_OK)
+        made++;
+    ck_assert_msg(s == SPIRA_ERR_NOMEM, "%d vectors of 8 GiB made, then %s: %s", made,
+                  spira_status_name(s), spira_last_error(gpu));
+    ck_assert_int_gt(made, 0);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(gpu), "8589934592 bytes"));
+    /* the refused vector left nothing: two blocks (handle, values) per vector made */
+    ck_assert_int_eq(spira__alloc_live(), live + 2L * made);
+    for (int i = 0; i < made; i++) spira_vector_destroy(big[i]);
+    ck_assert_int_eq(spira__alloc_live(), live);
+
+    spira_vector x, y;
+    ck_assert_int_eq(spira_vector_create(gpu, 1000, SPIRA_R64, &x), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, 1000, SPIRA_R64, &y), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(x, 2.0), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(y, -0.5), SPIRA_OK);
+    double d;
+    ck_assert_int_eq(spira_dot(x, y, &d), SPIRA_OK);
+    ck_assert_double_eq_tol(d, -1000.0, 1e-9);
+    spira_vector_destroy(x), spira_vector_destroy(y);
+
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_laplacian(gpu, 2, 32, SPIRA_R64, &A), SPIRA_OK);
+    spira_vector b;
+    ck_assert_int_eq(spira_vector_create(gpu, 32 * 32, SPIRA_R64, &b), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, 32 * 32, SPIRA_R64, &x), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(b, 1.0), SPIRA_OK);
+    spira_solve_opts o = {.rtol = 1e-10};
+    spira_solve_info info;
+    s = spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info);
+    ck_assert_msg(s == SPIRA_OK, "CG after the refusal: %s", spira_last_error(gpu));
+    ck_assert_double_le(info.rel_residual, 1e-9); /* as gpu_cg_like_cpu */
+    spira_vector_destroy(b), spira_vector_destroy(x);
+    spira_matrix_destroy(A);
+    ck_assert_int_eq(spira__alloc_live(), live);
+}
+END_TEST
+
 /* Two threads, each with its own CUDA context (its own stream and handles), at once. */
 START_TEST(gpu_two_threads)
 {
@@ -504,6 +554,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_pagerank_like_cpu, 0, 2);
     tcase_add_loop_test(tc, gpu_power_laplacian, 0, 2);
     tcase_add_test(tc, gpu_out_of_memory);
+    tcase_add_test(tc, gpu_fill_device_memory);
     tcase_add_test(tc, gpu_two_threads);
     tcase_add_test(tc, gpu_bitwise_reproducible);
     suite_add_tcase(s, tc);

@@ -23,8 +23,8 @@ AM_TESTS_ENVIRONMENT = SPIRA_DATA='$(abs_top_srcdir)/data'; export SPIRA_DATA;
 # Fuzz targets. The corpus replay runs in every `make check` (any compiler); the real
 # fuzzers are built with ./configure CC=clang --enable-fuzzing (see tests/fuzz/README.md).
 if HAVE_CHECK
-check_PROGRAMS += tests/fuzz/replay-csr tests/fuzz/replay-mm
-TESTS += tests/fuzz/replay-csr tests/fuzz/replay-mm
+check_PROGRAMS += tests/fuzz/replay-csr tests/fuzz/replay-mm tests/fuzz/replay-vec
+TESTS += tests/fuzz/replay-csr tests/fuzz/replay-mm tests/fuzz/replay-vec
 endif
 tests_fuzz_replay_csr_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_csr.c
 tests_fuzz_replay_csr_CPPFLAGS = $(AM_CPPFLAGS) -DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/csr"'
@@ -33,6 +33,10 @@ tests_fuzz_replay_mm_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_mm.c
 tests_fuzz_replay_mm_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/mm:$(abs_top_srcdir)/tests/mm-bad:$(abs_top_srcdir)/data"'
 tests_fuzz_replay_mm_LDADD = libspira_core.la
+tests_fuzz_replay_vec_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_vec.c
+tests_fuzz_replay_vec_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/vec:$(abs_top_srcdir)/tests/mm-bad"'
+tests_fuzz_replay_vec_LDADD = libspira_core.la
 if FUZZING
 noinst_PROGRAMS += tests/fuzz/fuzz-mm
 tests_fuzz_fuzz_mm_SOURCES = tests/fuzz/fuzz_mm.c
@@ -42,6 +46,10 @@ noinst_PROGRAMS += tests/fuzz/fuzz-csr
 tests_fuzz_fuzz_csr_SOURCES = tests/fuzz/fuzz_csr.c
 tests_fuzz_fuzz_csr_LDADD = libspira_core.la
 tests_fuzz_fuzz_csr_LDFLAGS = -fsanitize=fuzzer
+noinst_PROGRAMS += tests/fuzz/fuzz-vec
+tests_fuzz_fuzz_vec_SOURCES = tests/fuzz/fuzz_vec.c
+tests_fuzz_fuzz_vec_LDADD = libspira_core.la
+tests_fuzz_fuzz_vec_LDFLAGS = -fsanitize=fuzzer
 endif
 EXTRA_DIST += tests/fuzz/README.md tests/corpus
 

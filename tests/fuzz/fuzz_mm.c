@@ -1,10 +1,12 @@
 /*
  * fuzz_mm.c - libFuzzer target for the Matrix Market parser: any bytes, parsed from an
  * exact-size buffer in both precisions. Every input must give a status, never a crash or
- * a leak; an accepted matrix must be canonical CSR and must multiply.
+ * a leak; an accepted matrix must be canonical CSR with finite values (the reader refuses
+ * NaN and Inf) and must multiply.
  */
 #include "spira_impl.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -31,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (A.row_ptr[i] > A.row_ptr[i + 1]) abort();
             for (int32_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; k++)
                 if (A.col_idx[k] < 0 || A.col_idx[k] >= A.ncols ||
-                    (k > A.row_ptr[i] && A.col_idx[k] <= A.col_idx[k - 1]))
+                    (k > A.row_ptr[i] && A.col_idx[k] <= A.col_idx[k - 1]) ||
+                    !isfinite(spira__get(A.val, A.dtype, k)))
                     abort();
         }
         if (A.ncols <= (1 << 22)) {
