@@ -209,10 +209,10 @@ typedef enum {
                               matrix (on the host) and cached; P permutes rows (maximum-product
                               matching) only when A has zero diagonal entries. Symmetric
                               (IC(0)) for symmetric A without P, so CG may use it then */
-    SPIRA_PRECOND_ILUT     /* M = P^T L U, dual-threshold incomplete LU: entries below
-                              precond_drop_tol ||row|| dropped, at most precond_fill * nnz(A)
-                              kept; same P and caching as ILU(0); for the hard nonsymmetric
-                              systems ILU(0) cannot do */
+    SPIRA_PRECOND_ILUT     /* M = P^T L U, dual-threshold incomplete LU of the matched and
+                              MC64-scaled A: entries below precond_drop_tol ||row|| dropped, at
+                              most about precond_fill * nnz(A) kept; cached like ILU(0); for
+                              the hard nonsymmetric systems ILU(0) cannot do */
 } spira_precond_type;
 
 typedef enum {

@@ -21,9 +21,11 @@ typedef struct {
     void *dev;      /* device copy and cuSPARSE solve plans (ilu_gpu.cu); NULL on the CPU */
 } spira__ilu_factor;
 
-/* ILUT(tau, fill) of P A (ilut.c): fills f->lu and f->diag from A and f->perm. */
+/* ILUT(tau, fill) of P A (ilut.c): fills f->lu and f->diag from A and f->perm. With dr
+ * and dc (else NULL) the dropping works on Dr A Dc (rows of A scaled by dr, columns by dc)
+ * and the factor is scaled back, so M still approximates P A. */
 spira_status spira__ilut_factor(spira_context ctx, const spira__csr *A, double tau, double fill,
-                                spira__ilu_factor *f);
+                                const double *dr, const double *dc, spira__ilu_factor *f);
 
 /* Upload f and analyse both triangular solves; on failure the caller destroys f. */
 spira_status spira__ilu_dev_setup(spira__ilu_factor *f);

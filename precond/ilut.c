@@ -126,7 +126,8 @@ static void keep_largest(work *k, rows *out, int32_t lo, int32_t hi, double drop
 }
 
 static spira_status factor(spira_context ctx, const spira__csr *A, double tau, double fill,
-                           spira__ilu_factor *f, work *k, rows *out)
+                           const double *dr, const double *dc, spira__ilu_factor *f, work *k,
+                           rows *out)
 {
     int32_t n = A->nrows;
     int32_t *rp = f->lu.row_ptr;
@@ -137,6 +138,7 @@ static spira_status factor(spira_context ctx, const spira__csr *A, double tau, d
         k->nnz = 0;
         for (int32_t q = A->row_ptr[r]; q < A->row_ptr[r + 1]; q++) {
             double a = spira__get(A->val, A->dtype, q);
+            if (dr) a *= dr[r] * dc[A->col_idx[q]];
             norm += a * a;
             row_add(k, A->col_idx[q], a, i);
         }
@@ -183,8 +185,23 @@ static spira_status factor(spira_context ctx, const spira__csr *A, double tau, d
     return SPIRA_OK;
 }
 
+/* L U ~ S P A Dc, S = the scales of P A's rows, becomes (S^-1 L S)(S^-1 U Dc^-1) ~ P A:
+ * still unit lower times upper, so the apply does not know about the scaling. */
+static void unscale(const spira__ilu_factor *f, rows *out, const double *dr, const double *dc)
+{
+    const int32_t *rp = f->lu.row_ptr;
+    for (int32_t i = 0; i < f->lu.nrows; i++) {
+        double si = dr[f->perm[i]];
+        for (int32_t q = rp[i]; q < rp[i + 1]; q++) {
+            int32_t j = out->col[q];
+            if (j < i) out->val[q] *= dr[f->perm[j]] / si;
+            else out->val[q] /= si * dc[j];
+        }
+    }
+}
+
 spira_status spira__ilut_factor(spira_context ctx, const spira__csr *A, double tau, double fill,
-                                spira__ilu_factor *f)
+                                const double *dr, const double *dc, spira__ilu_factor *f)
 {
     size_t n = (size_t)A->nrows;
     work k = {0};
@@ -206,8 +223,9 @@ spira_status spira__ilut_factor(spira_context ctx, const spira__csr *A, double t
             k.w[j] = 0;
             k.pos[j] = 0;
         }
-        s = factor(ctx, A, tau, fill, f, &k, &out);
+        s = factor(ctx, A, tau, fill, dr, dc, f, &k, &out);
     }
+    if (s == SPIRA_OK && dr) unscale(f, &out, dr, dc);
     if (s == SPIRA_OK) {
         f->lu.nnz = (int32_t)out.len;
         f->lu.col_idx = out.col;

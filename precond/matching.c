@@ -138,8 +138,32 @@ static int augment(assignment *m, int32_t s)
     return end >= 0;
 }
 
+/* Largest finite |a(i,k)| of row i, 0 when there is none. */
+static double row_max(const spira__csr *A, int32_t i)
+{
+    double big = 0;
+    for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+        double a = fabs(spira__get(A->val, A->dtype, k));
+        if (isfinite(a) && a > big) big = a;
+    }
+    return big;
+}
+
+/* MC64's scaling from the optimal duals: log |dr(i) a(i,j) dc(j)| = -(reduced cost) <= 0,
+ * = 0 on the matching. All ones when some factor is not finite (extreme scales). */
+static void dual_scaling(const spira__csr *A, const assignment *m, double *dr, double *dc)
+{
+    int ok = 1;
+    for (int32_t i = 0; i < A->nrows; i++) {
+        dr[i] = exp(m->u[i] - log(row_max(A, i)));
+        dc[i] = exp(m->v[i]);
+        ok = ok && isfinite(dr[i]) && isfinite(dc[i]) && dr[i] > 0 && dc[i] > 0;
+    }
+    for (int32_t i = 0; !ok && i < A->nrows; i++) dr[i] = dc[i] = 1;
+}
+
 spira_status spira__max_product_matching(spira_context ctx, const spira__csr *A,
-                                         int32_t *row_of_col)
+                                         int32_t *row_of_col, double *dr, double *dc)
 {
     size_t n = (size_t)A->nrows;
     if (n == 0) return SPIRA_OK;
@@ -167,11 +191,7 @@ spira_status spira__max_product_matching(spira_context ctx, const spira__csr *A,
     }
     int32_t bad_row = -1;
     for (int32_t i = 0; i < (int32_t)n && bad_row < 0; i++) {
-        double big = 0;
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            double a = fabs(spira__get(A->val, A->dtype, k));
-            if (isfinite(a) && a > big) big = a;
-        }
+        double big = row_max(A, i);
         if (big == 0) bad_row = i;
         for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
             double a = fabs(spira__get(A->val, A->dtype, k));
@@ -191,6 +211,7 @@ spira_status spira__max_product_matching(spira_context ctx, const spira__csr *A,
                          bad_row + 1);
     else
         for (size_t j = 0; j < n; j++) row_of_col[j] = m.col_match[j];
+    if (bad_row < 0 && dr) dual_scaling(A, &m, dr, dc);
     spira__free(iw);
     spira__free(dw);
     return s;

@@ -68,7 +68,17 @@ START_TEST(matching_is_optimal)
     spira_context ctx = tu_cpu();
     int32_t n = 3 + _i % 5, p[8], row_of_col[8];
     spira_matrix A = random_matrix(ctx, n, 0.3 + 0.1 * (_i % 3), 0, tu_seed() + 101 * _i);
-    ck_assert_int_eq(spira__max_product_matching(ctx, &A->csr, row_of_col), SPIRA_OK);
+    double dr[8], dc[8];
+    ck_assert_int_eq(spira__max_product_matching(ctx, &A->csr, row_of_col, dr, dc), SPIRA_OK);
+    /* MC64's scaling: |dr a dc| <= 1 everywhere, = 1 on the matched entries */
+    const spira__csr *c = &A->csr;
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++) {
+            int32_t j = c->col_idx[k];
+            double a = fabs(dr[i] * spira__get(c->val, c->dtype, k) * dc[j]);
+            ck_assert_double_le(a, 1 + 1e-12);
+            if (row_of_col[j] == i) ck_assert_double_eq_tol(a, 1, 1e-12);
+        }
     for (int32_t i = 0; i < n; i++) p[i] = i;
     double mine = log_product(&A->csr, row_of_col), best = brute_force(&A->csr, p, n, -INFINITY);
     ck_assert(isfinite(mine));
@@ -86,7 +96,7 @@ START_TEST(matching_structurally_singular)
     int32_t ri[] = {0, 0, 0, 1, 2}, ci[] = {0, 1, 2, 0, 0}, row_of_col[3];
     double v[] = {1, 2, 3, 4, 5};
     spira_matrix A = tu_coo(ctx, 3, 5, ri, ci, v, SPIRA_R64);
-    ck_assert_int_eq(spira__max_product_matching(ctx, &A->csr, row_of_col),
+    ck_assert_int_eq(spira__max_product_matching(ctx, &A->csr, row_of_col, NULL, NULL),
                      SPIRA_ERR_INVALID_ARG);
     ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "structurally singular"));
     spira_vector b, x;
@@ -202,7 +212,7 @@ START_TEST(ilu_real_nonsymmetric)
     } cases[] = {{"west0067.mtx", SPIRA_PRECOND_ILU0, 0, 0, 100},
                  {"west0067.mtx", SPIRA_PRECOND_ILUT, 0, 0, 50},
                  {"sherman5.mtx", SPIRA_PRECOND_ILU0, 0, 0, 60},
-                 {"bayer10.mtx.gz", SPIRA_PRECOND_ILUT, 1e-5, 20, 600},
+                 {"bayer10.mtx.gz", SPIRA_PRECOND_ILUT, 1e-4, 10, 500},
                  {"west0067.mtx", SPIRA_PRECOND_ILU0, 0, 0, 100}};
     spira_dtype t = _i == 4 ? SPIRA_R32 : SPIRA_R64;
     spira_context ctx = tu_cpu();
