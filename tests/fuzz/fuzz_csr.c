@@ -2,7 +2,8 @@
  * fuzz_csr.c - libFuzzer target for the matrix constructors (spira_matrix_from_csr and
  * spira_matrix_from_coo): sizes and arrays taken from the input bytes, including negative,
  * huge and overflowing ones, out-of-range and non-monotone indices, NULL arrays. Every
- * input must give a status, never a crash; a matrix that is accepted must multiply.
+ * input must give a status, never a crash; a matrix that is accepted must multiply, and a
+ * small square one is factored by ILU(0) and ILUT (precond/), NaN and Inf included.
  *
  * Input layout: flags (1 byte), nrows and ncols (int32 each, sign kept), then int32 words
  * for row_ptr / row indices and column indices, then doubles for the values.
@@ -82,6 +83,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             spira_vector_create(ctx, mi.nrows, t, &y) == SPIRA_OK) {
             spira_vector_fill(x, 1.0);
             if (spira_spmv(1.0, A, x, 0.0, y) != SPIRA_OK) abort();
+            /* a small square one also goes through the row matching and both incomplete
+             * factorizations (and two preconditioned iterations): any status, no crash */
+            if (mi.nrows == mi.ncols && mi.nrows <= 4096) {
+                spira_solve_opts o = {.maxit = 2, .precond = SPIRA_PRECOND_ILU0};
+                spira_solve(SPIRA_SOLVER_BICGSTAB, A, x, y, &o, NULL);
+                o.precond = SPIRA_PRECOND_ILUT;
+                spira_solve(SPIRA_SOLVER_BICGSTAB, A, x, y, &o, NULL);
+            }
         }
         spira_vector_destroy(x);
         spira_vector_destroy(y);
