@@ -56,8 +56,8 @@ static spira_precond_type parse_precond(const char *s)
 {
     for (size_t i = 0; i < sizeof precond_names / sizeof *precond_names; i++)
         if (!strcmp(s, precond_names[i])) return (spira_precond_type)i;
-    fprintf(stderr, "spira-solve: unknown preconditioner '%s' (none, jacobi, neumann, ilu0, ilut)\n",
-            s);
+    fprintf(stderr,
+            "spira-solve: unknown preconditioner '%s' (none, jacobi, neumann, ilu0, ilut)\n", s);
     exit(2);
 }
 

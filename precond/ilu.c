@@ -16,7 +16,7 @@
  * The factorization runs once on the host in double, is stored in A's dtype and cached in
  * A beside its SpMV plans, so every later solve on A reuses it (and, on the GPU, its
  * cuSPARSE analysis). An apply is z = U^-1 L^-1 (P r): on the host below, on the GPU with
- * cuSPARSE's SpSV (ilu0_gpu.cu).
+ * cuSPARSE's SpSV (ilu_gpu.cu).
  *
  * ILU(0) exists for M-matrices and diagonally dominant matrices, not for every nonsingular
  * one: a pivot that becomes zero or not finite stops the setup with SPIRA_ERR_BREAKDOWN
@@ -32,7 +32,6 @@
 #define DEFAULT_DROP_TOL 1e-3
 #define DEFAULT_FILL 5.0
 #define MAX_FILL 1000
-
 
 static void factor_destroy(void *p)
 {
@@ -73,12 +72,12 @@ static spira_status permuted_copy(spira_matrix A, spira__ilu_factor *f, double *
     const spira__csr *c = &A->csr;
     spira__csr *lu = &f->lu;
     *lu = (spira__csr){.nrows = c->nrows, .ncols = c->ncols, .nnz = c->nnz, .dtype = c->dtype};
-    size_t vsize = c->dtype == SPIRA_R64 ? sizeof(double) : sizeof(float);
     SPIRA__TRY(spira__alloc(A->ctx, (void **)&lu->row_ptr, (size_t)c->nrows + 1,
                             sizeof *lu->row_ptr, "ILU(0) factor"));
     SPIRA__TRY(spira__alloc(A->ctx, (void **)&lu->col_idx, (size_t)c->nnz, sizeof *lu->col_idx,
                             "ILU(0) factor"));
-    SPIRA__TRY(spira__alloc(A->ctx, &lu->val, (size_t)c->nnz, vsize, "ILU(0) factor"));
+    SPIRA__TRY(spira__alloc(A->ctx, &lu->val, (size_t)c->nnz, spira_dtype_size(c->dtype),
+                            "ILU(0) factor"));
     int32_t k = 0;
     lu->row_ptr[0] = 0;
     for (int32_t j = 0; j < c->nrows; j++) {
@@ -207,7 +206,8 @@ static void host_apply(const spira__ilu_factor *f, const void *r, void *z, doubl
     const int32_t *rp = lu->row_ptr, *ci = lu->col_idx;
     for (int32_t j = 0; j < lu->nrows; j++) {
         double s = spira__get(r, lu->dtype, f->perm ? f->perm[j] : j);
-        for (int32_t k = rp[j]; k < f->diag[j]; k++) s -= spira__get(lu->val, lu->dtype, k) * y[ci[k]];
+        for (int32_t k = rp[j]; k < f->diag[j]; k++)
+            s -= spira__get(lu->val, lu->dtype, k) * y[ci[k]];
         y[j] = s;
     }
     for (int32_t j = lu->nrows - 1; j >= 0; j--) {

@@ -233,7 +233,8 @@ spira_status spira__ilut_factor(spira_context ctx, const spira__csr *A, double t
         s = spira__alloc(ctx, &f->lu.val, out.len, spira_dtype_size(A->dtype), "ILUT factor");
     }
     if (s == SPIRA_OK)
-        for (size_t q = 0; q < out.len; q++) spira__set(f->lu.val, A->dtype, (int64_t)q, out.val[q]);
+        for (size_t q = 0; q < out.len; q++)
+            spira__set(f->lu.val, A->dtype, (int64_t)q, out.val[q]);
     spira__free(out.col);
     spira__free(out.val);
     spira__free(k.w);
