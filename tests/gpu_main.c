@@ -511,6 +511,50 @@ START_TEST(gpu_fill_device_memory)
 }
 END_TEST
 
+/* A matrix whose device plan does not fit in what is left of the card: the card is filled
+ * with vectors in shrinking sizes (8 GiB down to 2 MiB, each size until refused), then an
+ * SpMV and an ILU(0) solve on a 2-D Laplacian (160,000 rows, ~10 MB of plan) must give
+ * SPIRA_ERR_NOMEM naming bytes and leave nothing behind; with the vectors freed the same
+ * calls succeed on the same handles. */
+START_TEST(gpu_matrix_beyond_free_memory)
+{
+    enum { cap = 4096 };
+    static spira_vector fill[cap];
+    spira_matrix A;
+    spira_vector x, y;
+    ck_assert_int_eq(spira_matrix_laplacian(gpu, 2, 400, SPIRA_R64, &A), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, 160000, SPIRA_R64, &x), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, 160000, SPIRA_R64, &y), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(x, 1.0), SPIRA_OK);
+    long live = spira__alloc_live();
+    int made = 0;
+    for (int64_t n = (int64_t)1 << 30; n >= (1 << 18); n >>= 4)
+        while (made < cap && spira_vector_create(gpu, n, SPIRA_R64, &fill[made]) == SPIRA_OK)
+            made++;
+    ck_assert_int_lt(made, cap);
+    spira_status s = spira_spmv(1.0, A, x, 0.0, y);
+    ck_assert_msg(s == SPIRA_ERR_NOMEM, "SpMV on a full card: %s: %s", spira_status_name(s),
+                  spira_last_error(gpu));
+    ck_assert_ptr_nonnull(strstr(spira_last_error(gpu), "bytes"));
+    spira_solve_opts o = {.rtol = 1e-8, .precond = SPIRA_PRECOND_ILU0};
+    s = spira_solve(SPIRA_SOLVER_BICGSTAB, A, x, y, &o, NULL);
+    ck_assert_msg(s == SPIRA_ERR_NOMEM, "ILU(0) solve on a full card: %s: %s",
+                  spira_status_name(s), spira_last_error(gpu));
+    ck_assert_int_eq(spira__alloc_live(), live + 2L * made);
+    for (int i = 0; i < made; i++) spira_vector_destroy(fill[i]);
+    ck_assert_int_eq(spira__alloc_live(), live);
+    ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, y), SPIRA_OK);
+    double d;
+    ck_assert_int_eq(spira_dot(x, y, &d), SPIRA_OK); /* 1' A 1: the boundary rows' excess */
+    ck_assert_double_gt(d, 0);
+    spira_solve_info info;
+    s = spira_solve(SPIRA_SOLVER_BICGSTAB, A, x, y, &o, &info);
+    ck_assert_msg(s == SPIRA_OK, "ILU(0) solve after the refusal: %s", spira_last_error(gpu));
+    spira_vector_destroy(x), spira_vector_destroy(y);
+    spira_matrix_destroy(A);
+}
+END_TEST
+
 /* Two threads, each with its own CUDA context (its own stream and handles), at once. */
 START_TEST(gpu_two_threads)
 {
@@ -555,6 +599,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_power_laplacian, 0, 2);
     tcase_add_test(tc, gpu_out_of_memory);
     tcase_add_test(tc, gpu_fill_device_memory);
+    tcase_add_test(tc, gpu_matrix_beyond_free_memory);
     tcase_add_test(tc, gpu_two_threads);
     tcase_add_test(tc, gpu_bitwise_reproducible);
     suite_add_tcase(s, tc);
