@@ -259,6 +259,10 @@ spira_status spira__ilu_create(spira_matrix A, spira_precond_type type, double t
     p->base.apply = ilu_apply;
     p->base.destroy = ilu_destroy;
     spira_status s = factor_get(A, tau, fill, &p->f);
+    if (s == SPIRA_OK && type == SPIRA_PRECOND_ILUT)
+        p->base.unsymmetric = "ILUT drops entries by row and permutes and scales rows";
+    else if (s == SPIRA_OK && p->f->perm)
+        p->base.unsymmetric = "A has zero diagonal entries, so its rows were permuted";
     if (s == SPIRA_OK && !p->f->dev)
         s = spira__alloc(A->ctx, (void **)&p->y, (size_t)A->csr.nrows, sizeof *p->y,
                          "incomplete LU work vector");

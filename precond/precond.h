@@ -12,6 +12,8 @@ typedef struct spira__precond {
     spira_status (*apply)(struct spira__precond *self, spira_vector r, spira_vector z);
     void (*destroy)(struct spira__precond *self);
     spira_vector v; /* a vector the type needs (Jacobi: 1 / diag(A)) */
+    /* NULL when M is symmetric for symmetric A; else why not (CG refuses it) */
+    const char *unsymmetric;
 } spira__precond;
 
 /* 1 / diag(A) on the host (Jacobi preconditioner and Jacobi iteration). */

@@ -183,6 +183,13 @@ spira_status spira_solve(spira_solver_type type, spira_matrix A, spira_vector b,
     double t0 = spira__now_ms();
     spira_status s = spira__spmv_plan_get(A, &e.plan);
     if (s == SPIRA_OK) s = spira__precond_create(e.o.precond, &e.o, A, &e.M);
+    /* CG needs M symmetric (for symmetric A); an ILUT or row-permuted ILU(0) never is, and
+     * CG would only wander to the iteration limit with it */
+    if (s == SPIRA_OK && type == SPIRA_SOLVER_CG && e.M->unsymmetric)
+        s = spira__error(e.ctx, SPIRA_ERR_INVALID_ARG,
+                         "CG needs a symmetric preconditioner and %s is not (%s); use "
+                         "BiCGSTAB, or ILU(0) on a matrix with a nonzero diagonal",
+                         e.M->name, e.M->unsymmetric);
     if (s == SPIRA_OK) s = spira_context_synchronize(e.ctx);
     double t1 = spira__now_ms();
     info->setup_ms = t1 - t0;
