@@ -208,11 +208,13 @@ typedef enum {
     SPIRA_PRECOND_ILU0,    /* M = P^T L U, incomplete LU on A's pattern, factored once per
                               matrix (on the host) and cached; P permutes rows (maximum-product
                               matching) only when A has zero diagonal entries. Symmetric
-                              (IC(0)) for symmetric A without P, so CG may use it then */
+                              (IC(0)) for symmetric A without P, so CG may use it then; CG
+                              refuses a permuted one */
     SPIRA_PRECOND_ILUT     /* M = P^T L U, dual-threshold incomplete LU of the matched and
                               MC64-scaled A: entries below precond_drop_tol ||row|| dropped, at
                               most about precond_fill * nnz(A) kept; cached like ILU(0); for
-                              the hard nonsymmetric systems ILU(0) cannot do */
+                              the hard nonsymmetric systems ILU(0) cannot do; never symmetric:
+                              BiCGSTAB only (CG refuses it) */
 } spira_precond_type;
 
 typedef enum {
