@@ -50,10 +50,12 @@ typedef struct {
     int32_t col;
 } entry;
 
+/* largest first; ties by column, so the choice does not depend on the qsort */
 static int by_magnitude_desc(const void *x, const void *y)
 {
-    double a = ((const entry *)x)->mag, b = ((const entry *)y)->mag;
-    return (a < b) - (a > b);
+    const entry *a = x, *b = y;
+    if (a->mag != b->mag) return (a->mag < b->mag) - (a->mag > b->mag);
+    return (a->col > b->col) - (a->col < b->col);
 }
 
 static int by_column(const void *x, const void *y)
