@@ -174,17 +174,25 @@ spira_status spira__mm_parse(spira_context ctx, const char *name, const char *te
     return coo_to_csr(ctx, name ? name : "(memory)", &c, out, symmetric);
 }
 
+/* The triplets of the file at path; its text is freed before the caller builds the CSR
+ * or the dense values, so the two never coexist. */
+static spira_status load_coo(spira_context ctx, const char *path, spira_dtype dtype,
+                             spira__mm_coo *c)
+{
+    char *text;
+    size_t len;
+    SPIRA__TRY(spira__mm_load(ctx, path, &text, &len));
+    spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, c);
+    spira__free(text);
+    return s;
+}
+
 spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dtype,
                             spira__csr *out, int *symmetric)
 {
     memset(out, 0, sizeof *out);
-    char *text;
-    size_t len;
-    SPIRA__TRY(spira__mm_load(ctx, path, &text, &len));
     spira__mm_coo c;
-    spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, &c);
-    spira__free(text);
-    if (s != SPIRA_OK) return s;
+    SPIRA__TRY(load_coo(ctx, path, dtype, &c));
     return coo_to_csr(ctx, path, &c, out, symmetric);
 }
 
@@ -248,13 +256,7 @@ spira_status spira_vector_read_mm(spira_context ctx, const char *path, spira_dty
     *v = NULL;
     if (dtype != SPIRA_R32 && dtype != SPIRA_R64)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown dtype %d", (int)dtype);
-    char *text;
-    size_t len;
-    SPIRA__TRY(spira__mm_load(ctx, path, &text, &len));
-    /* the text is freed before the dense values are built, as for matrices */
     spira__mm_coo c;
-    spira_status s = spira__mm_parse_coo(ctx, path, text, len, dtype, &c);
-    spira__free(text);
-    if (s != SPIRA_OK) return s;
+    SPIRA__TRY(load_coo(ctx, path, dtype, &c));
     return coo_to_vector(ctx, path, &c, v);
 }
