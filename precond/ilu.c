@@ -53,12 +53,7 @@ static spira_status choose_rows(spira_matrix A, spira__ilu_factor *f, double *sc
 {
     const spira__csr *c = &A->csr;
     int32_t i = 0;
-    for (; i < c->nrows && !scale; i++) {
-        double a = 0;
-        for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++)
-            if (c->col_idx[k] == i) a = spira__get(c->val, c->dtype, k);
-        if (a == 0) break;
-    }
+    while (!scale && i < c->nrows && spira__diagonal_entry(c, i) != 0) i++;
     if (i == c->nrows && !scale) return SPIRA_OK;
     SPIRA__TRY(spira__alloc(A->ctx, (void **)&f->perm, (size_t)c->nrows, sizeof *f->perm,
                             "incomplete LU row permutation"));

@@ -18,6 +18,13 @@ static spira_status jacobi_apply(spira__precond *self, spira_vector r, spira_vec
     return spira__vector_pmul(self->v, r, z);
 }
 
+double spira__diagonal_entry(const spira__csr *c, int32_t i)
+{
+    for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++)
+        if (c->col_idx[k] == i) return spira__get(c->val, c->dtype, k);
+    return 0;
+}
+
 /* 1 / A(i,i) for every row, on the host; a zero or missing diagonal names its row. */
 spira_status spira__inverse_diagonal(spira_matrix A, double **out)
 {
@@ -25,9 +32,7 @@ spira_status spira__inverse_diagonal(spira_matrix A, double **out)
     double *d = NULL;
     SPIRA__TRY(spira__alloc(A->ctx, (void **)&d, (size_t)c->nrows, sizeof *d, "diagonal"));
     for (int32_t i = 0; i < c->nrows; i++) {
-        double a = 0;
-        for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++)
-            if (c->col_idx[k] == i) a = spira__get(c->val, c->dtype, k);
+        double a = spira__diagonal_entry(c, i);
         if (a == 0 || !isfinite(a)) {
             spira__free(d);
             return spira__error(A->ctx, a == 0 ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE,

@@ -16,6 +16,9 @@ typedef struct spira__precond {
     const char *unsymmetric;
 } spira__precond;
 
+/* A(i,i) of canonical CSR c, 0 when it is not stored. */
+double spira__diagonal_entry(const spira__csr *c, int32_t i);
+
 /* 1 / diag(A) on the host (Jacobi preconditioner and Jacobi iteration). */
 spira_status spira__inverse_diagonal(spira_matrix A, double **out);
 
