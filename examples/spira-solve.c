@@ -106,11 +106,11 @@ int main(int argc, char **argv)
     char precond_name[64];
     if (o.precond == SPIRA_PRECOND_NEUMANN)
         snprintf(precond_name, sizeof precond_name, "neumann (degree %d)",
-                 o.precond_degree ? o.precond_degree : 2);
+                 o.precond_degree ? o.precond_degree : SPIRA_NEUMANN_DEFAULT_DEGREE);
     else if (o.precond == SPIRA_PRECOND_ILUT)
         snprintf(precond_name, sizeof precond_name, "ilut (drop %g, fill %g)",
-                 o.precond_drop_tol ? o.precond_drop_tol : 1e-3,
-                 o.precond_fill ? o.precond_fill : 5.0);
+                 o.precond_drop_tol ? o.precond_drop_tol : SPIRA_ILUT_DEFAULT_DROP_TOL,
+                 o.precond_fill ? o.precond_fill : SPIRA_ILUT_DEFAULT_FILL);
     else
         snprintf(precond_name, sizeof precond_name, "%s", precond_names[o.precond]);
     if (type == SPIRA_SOLVER_JACOBI)

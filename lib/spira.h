@@ -235,6 +235,11 @@ SPIRA_API const char *spira_reason_string(spira_reason r);
 /* Called once per iteration (iteration 0 is the initial residual). Return nonzero to stop. */
 typedef int (*spira_monitor_fn)(int iteration, double residual_norm, void *data);
 
+/* What 0 means for the preconditioner parameters of spira_solve_opts. */
+#define SPIRA_NEUMANN_DEFAULT_DEGREE 2
+#define SPIRA_ILUT_DEFAULT_DROP_TOL 1e-3
+#define SPIRA_ILUT_DEFAULT_FILL 5.0
+
 typedef struct {
     double rtol;               /* relative tolerance on ||b - A x|| / ||b||; 0 means 1e-8 */
     double atol;               /* absolute tolerance on ||b - A x||; 0 disables */

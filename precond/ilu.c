@@ -29,8 +29,6 @@
 #include <math.h>
 #include <stdio.h>
 
-#define DEFAULT_DROP_TOL 1e-3
-#define DEFAULT_FILL 5.0
 #define MAX_FILL 1000
 
 static void factor_destroy(void *p)
@@ -239,8 +237,8 @@ spira_status spira__ilu_create(spira_matrix A, spira_precond_type type, double t
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "%s needs a square matrix; A is %d x %d",
                             name, A->csr.nrows, A->csr.ncols);
     if (type == SPIRA_PRECOND_ILUT) {
-        if (tau == 0) tau = DEFAULT_DROP_TOL;
-        if (fill == 0) fill = DEFAULT_FILL;
+        if (tau == 0) tau = SPIRA_ILUT_DEFAULT_DROP_TOL;
+        if (fill == 0) fill = SPIRA_ILUT_DEFAULT_FILL;
         if (!(tau > 0 && tau < 1) || !(fill >= 1 && fill <= MAX_FILL))
             return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG,
                                 "ILUT drop tolerance %g (0 < tau < 1) or fill %g (1 to %d)", tau,

@@ -22,7 +22,6 @@
 #include "precond.h"
 #include "spmv.h"
 
-#define DEFAULT_DEGREE 2
 #define MAX_DEGREE 64
 
 typedef struct {
@@ -55,7 +54,7 @@ static void neumann_destroy(spira__precond *self)
 spira_status spira__neumann_create(spira_matrix A, int degree, spira__precond **out)
 {
     *out = NULL;
-    if (degree == 0) degree = DEFAULT_DEGREE;
+    if (degree == 0) degree = SPIRA_NEUMANN_DEFAULT_DEGREE;
     if (degree < 1 || degree > MAX_DEGREE)
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG,
                             "Neumann preconditioner degree %d (1 to %d)", degree, MAX_DEGREE);
