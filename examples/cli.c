@@ -78,3 +78,12 @@ long cli_long(const char *opt, const char *s)
     }
     return v;
 }
+
+void cli_set_format(spira_context ctx, spira_matrix A, const char *spec)
+{
+    char name[64];
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), spec);
+    cli_check(ctx, spira_matrix_set_format(A, name, colon ? colon + 1 : NULL), "--format");
+}

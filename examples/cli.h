@@ -20,6 +20,8 @@ long cli_long(const char *opt, const char *s);
  * Exits with a message on failure. */
 spira_matrix cli_load_matrix(spira_context ctx, const char *lap, const char *path,
                              spira_dtype dtype, char *name, size_t name_size);
+/* Select A's SpMV format from "NAME" or "NAME:key=value,..." (--format); exits on error. */
+void cli_set_format(spira_context ctx, spira_matrix A, const char *spec);
 /* Program name for messages. */
 extern const char *cli_prog;
 

@@ -21,7 +21,7 @@ static void usage(FILE *f)
             "  --tol T             stop when ||x_k+1 - x_k||_1 <= T (default 1e-6)\n"
             "  --maxit N           iteration limit (default 1000)\n"
             "  --top K             print the K highest-ranked vertices (default 10)\n"
-            "  --format NAME       SpMV format of the transition matrix\n"
+            "  --format NAME[:OPTS] SpMV format of the transition matrix\n"
             "  --backend NAME      auto (default), cpu, cuda\n"
             "  --precision s|d     single or double (default d)\n"
             "  --output FILE       write the rank vector (Matrix Market array)\n"
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     cli_check(ctx, created, "creating the context");
     spira_matrix G;
     cli_check(ctx, spira_matrix_read_mm(ctx, path, dtype, &G), path);
-    if (format) cli_check(ctx, spira_matrix_set_format(G, format, NULL), "--format");
+    if (format) cli_set_format(ctx, G, format);
     spira_matrix_info mi;
     spira_matrix_get_info(G, &mi);
     spira_vector rank;

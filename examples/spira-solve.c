@@ -24,7 +24,7 @@ static void usage(FILE *f)
             "  --fill F            ilut size limit, F * nnz(A) entries (default 5)\n"
             "  --damping W         weight of the jacobi solver (default 1)\n"
             "  --backend NAME      auto (default), cpu, cuda\n"
-            "  --format NAME       SpMV format (see spira-spmv --list-formats)\n"
+            "  --format NAME[:OPTS] SpMV format (see spira-spmv --list-formats)\n"
             "  --precision s|d     single or double (default d)\n"
             "  --tol X             relative tolerance on ||b - Ax|| / ||b|| (default 1e-8)\n"
             "  --maxit N           iteration limit (default 10000)\n"
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
     cli_check(ctx, created, "creating the context");
     char source[512];
     spira_matrix A = cli_load_matrix(ctx, lap, lap ? NULL : argv[optind], dtype, source, sizeof source);
-    if (format) cli_check(ctx, spira_matrix_set_format(A, format, NULL), "--format");
+    if (format) cli_set_format(ctx, A, format);
     spira_matrix_info mi;
     spira_matrix_get_info(A, &mi);
     spira_vector b, x;

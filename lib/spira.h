@@ -145,7 +145,9 @@ SPIRA_API void spira_matrix_destroy(spira_matrix A);
 
 /* Select the format used by every SpMV on A. The plan is built on first use, cached in
  * A and reused by later SpMVs and solves. options may be NULL (format-specific
- * "key=value,..." otherwise). Unknown name: SPIRA_ERR_INVALID_ARG listing the names. */
+ * "key=value,..." otherwise). Unknown name: SPIRA_ERR_INVALID_ARG listing the names; a key
+ * the format does not take: SPIRA_ERR_INVALID_ARG listing its keys (values are checked when
+ * the plan is built). */
 SPIRA_API spira_status spira_matrix_set_format(spira_matrix A, const char *name,
                                                const char *options);
 /* Build the plan of the selected format now, so its cost is not paid by the first SpMV. */

@@ -42,7 +42,6 @@ extern "C" void spira__csr_dev_destroy(spira_context ctx, void *dev)
     spira__cuda_free(ctx, d->row_ptr);
     spira__cuda_free(ctx, d->col_idx);
     spira__cuda_free(ctx, d->val);
-    spira__cuda_free(ctx, d->extra);
     spira__free(d);
 }
 

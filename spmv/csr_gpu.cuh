@@ -12,7 +12,6 @@ typedef struct {
     int32_t *row_ptr, *col_idx; /* device */
     void *val;                  /* device */
     double mean_row;            /* nnz / nrows, for kernels that size work by it */
-    void *extra;                /* a kernel's own device state (e.g. a row counter) */
 } spira__csr_dev;
 
 #endif

@@ -1,13 +1,11 @@
 /*
  * csr_vector_gpu.cu - the CSR vector kernel of Bell & Garland (2008) with CUSP's sub-warp
  * vectors: V threads (a "vector", V in 2..32 from the mean row length, csr_vector.c) share
- * a row; lane l of the vector reads entries start+l, start+l+V, ... so the vector's loads
- * of col_idx/val are contiguous, then the V partial sums are reduced with __shfl_down_sync
- * over the vector's own lanes. For V = 32 the first pass starts at the 32-aligned entry
- * before the row (lanes before the row's start idle), so later passes are aligned
- * segments. Uses the CSR family's device copy (csr_gpu.cu).
+ * a row (csr_row.cuh), and vectors take rows statically, grid-stride. Uses the CSR
+ * family's device copy (csr_gpu.cu).
  */
 #include "csr_gpu.cuh"
+#include "csr_row.cuh"
 #include "csr_vector.h"
 #include "spmv_gpu.h"
 #include "cuda/check.cuh"
@@ -23,26 +21,14 @@ __global__ void __launch_bounds__(kVecBlock, 8)
                       const T *__restrict__ v, const T *__restrict__ x, T alpha, T beta,
                       T *__restrict__ y)
 {
-    static_assert(V >= 2 && V <= 32 && (V & (V - 1)) == 0, "V is a power of two <= 32");
-    const unsigned lane = threadIdx.x & (V - 1); /* lane within the vector */
-    /* the vector's lanes within the warp: the shuffles below name only them, since other
-     * vectors of the warp may already have left the row loop */
-    const unsigned mask = (0xffffffffu >> (32 - V)) << ((threadIdx.x & 31) & ~(V - 1));
+    const unsigned lane = threadIdx.x & (V - 1);
+    const unsigned mask = spira__vector_mask<V>();
     const unsigned nvec = gridDim.x * (blockDim.x / V);
     for (unsigned row = (blockIdx.x * blockDim.x + threadIdx.x) / V; row < (unsigned)nrows;
          row += nvec) {
-        const int start = __ldg(&rp[row]), end = __ldg(&rp[row + 1]);
-        T sum = 0;
-        if (V == 32 && end - start > 32) {
-            int j = start - (start & (V - 1)) + (int)lane;
-            if (j >= start) sum += v[j] * __ldg(&x[ci[j]]);
-            for (j += V; j < end; j += V) sum += v[j] * __ldg(&x[ci[j]]);
-        } else {
-            for (int j = start + (int)lane; j < end; j += V) sum += v[j] * __ldg(&x[ci[j]]);
-        }
-#pragma unroll
-        for (int off = V / 2; off > 0; off >>= 1) sum += __shfl_down_sync(mask, sum, off, V);
-        if (lane == 0) y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
+        T sum = spira__csr_row_dot<T, V>(__ldg(&rp[row]), __ldg(&rp[row + 1]), lane, mask, ci,
+                                         v, x);
+        if (lane == 0) spira__csr_row_store(y, (int)row, sum, alpha, beta);
     }
 }
 

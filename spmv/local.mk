@@ -8,6 +8,10 @@ noinst_HEADERS += spmv/padding.h spmv/csr_vector.h spmv/coo.h spmv/ell.h spmv/di
 	spmv/coo_gpu.cuh spmv/ell_gpu.cuh
 CUDA_SRCS += spmv/csr_vector_gpu.cu spmv/coo_gpu.cu spmv/ell_gpu.cu spmv/dia_gpu.cu \
 	spmv/hyb_gpu.cu
+# LightSpMV (Liu & Schmidt 2015)
+libspira_core_la_SOURCES += spmv/lightspmv.c
+noinst_HEADERS += spmv/lightspmv.h spmv/csr_row.cuh
+CUDA_SRCS += spmv/lightspmv_gpu.cu
 libspira_core_la_SOURCES += spmv/cusparse.c
 noinst_HEADERS += spmv/cusparse_row.h
 CUDA_SRCS += spmv/cusparse_gpu.cu

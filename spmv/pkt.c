@@ -23,19 +23,6 @@
 #include <string.h>
 
 /* The value of key in "k=v,..." copied into out ("" if absent). */
-static void opt_str(const char *opts, const char *key, char *out, size_t len)
-{
-    size_t klen = strlen(key);
-    out[0] = 0;
-    for (const char *p = opts; p && *p;) {
-        const char *end = strchr(p, ',');
-        if (!end) end = p + strlen(p);
-        if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0 && p[klen] == '=')
-            snprintf(out, len, "%.*s", (int)(end - p - klen - 1), p + klen + 1);
-        p = *end ? end + 1 : end;
-    }
-}
-
 void spira__pkt_destroy(void *layout)
 {
     spira__pkt *P = (spira__pkt *)layout;
@@ -237,21 +224,22 @@ static spira_status fill(spira_context ctx, spira__pkt *P, const spira__csr *A, 
 static spira_status convert(spira_context ctx, const spira__csr *A, const char *opts,
                             spira__pkt *P)
 {
-    char part_name[16];
+    static const char *const partitions[] = {"metis", "rcm", NULL};
     long target, threads;
     size_t vb = spira_dtype_size(A->dtype);
-    opt_str(opts, "partition", part_name, sizeof part_name);
 #ifdef HAVE_METIS
-    int use_metis = strcmp(part_name, "rcm") != 0;
+    const int default_partition = 0;
 #else
-    int use_metis = 0;
-    if (!strcmp(part_name, "metis"))
+    const int default_partition = 1;
+#endif
+    int partition;
+    SPIRA__TRY(spira__opt_word(ctx, opts, "partition", partitions, default_partition, &partition));
+    int use_metis = partition == 0;
+#ifndef HAVE_METIS
+    if (use_metis)
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
                             "pkt option partition=metis: Spira was built without METIS");
 #endif
-    if (part_name[0] && strcmp(part_name, "rcm") && strcmp(part_name, "metis"))
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "pkt option partition='%s': metis or rcm", part_name);
     SPIRA__TRY(spira__opt_long(ctx, opts, "rows", 2048, &target));
     SPIRA__TRY(spira__opt_long(ctx, opts, "threads", 256, &threads));
     long max_target = (long)(48 * 1024 / vb); /* the default shared-memory limit per block */

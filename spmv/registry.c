@@ -9,6 +9,7 @@
 #include "dia.h"
 #include "ell.h"
 #include "hyb.h"
+#include "lightspmv.h"
 #include "pkt.h"
 
 #include <string.h>
@@ -25,43 +26,58 @@
 #define GPU_OPS_STATS(upload, apply, destroy, stats) GPU_SLOTS(upload, apply, destroy), stats
 
 static const spira__format formats[] = {
-    {"csr-scalar", "CSR, one thread per row (Bell & Garland 2008)", spira__csr_borrow,
+    {"csr-scalar", "CSR, one thread per row (Bell & Garland 2008)", "", spira__csr_borrow,
      spira__csr_layout_apply, spira__csr_layout_bytes, NULL,
      GPU_OPS(spira__csr_dev_upload, spira__csr_scalar_apply, spira__csr_dev_destroy)},
     {"csr-vector",
      "CSR, a vector of V = 2..32 lanes per row, V from the mean row length, shuffle "
      "reduction (Bell & Garland 2008; CUSP)",
+     "",
      spira__csr_borrow, spira__csr_layout_apply, spira__csr_layout_bytes, NULL,
      GPU_OPS(spira__csr_dev_upload, spira__csr_vector_apply, spira__csr_dev_destroy)},
+    {"lightspmv",
+     "CSR with rows handed out at run time by an atomic row counter, a vector of V = 2..32 "
+     "lanes per row; level=warp (default: a warp takes 32/V rows per atomic) or level=vector "
+     "(Liu & Schmidt 2015); deterministic",
+     "level",
+     spira__lightspmv_convert, spira__lightspmv_host_apply, spira__lightspmv_bytes,
+     spira__lightspmv_destroy,
+     GPU_OPS(spira__lightspmv_upload, spira__lightspmv_apply, spira__lightspmv_dev_destroy)},
     {"coo",
      "COO, flat intervals of nonzeros per warp, segmented reduction with a carry fix-up; "
      "no atomics, deterministic per GPU model (Bell & Garland 2008)",
+     "interval",
      spira__coo_convert, spira__coo_host_apply, spira__coo_bytes, spira__coo_destroy,
      GPU_OPS(spira__coo_upload, spira__coo_apply, spira__coo_destroy_dev)},
     {"ell",
      "ELLPACK, column-major padded to the longest row, a thread per row; refuses beyond "
      "max_fill (default 3) slots per nonzero (Bell & Garland 2008)",
+     "max_fill",
      spira__ell_convert, spira__ell_host_apply, spira__ell_bytes, spira__ell_destroy,
      GPU_OPS(spira__ell_upload, spira__ell_apply, spira__ell_destroy_dev)},
     {"dia",
      "DIA, occupied diagonals stored column-major, a thread per row; refuses beyond "
      "max_fill (default 3) slots per nonzero (Bell & Garland 2008)",
+     "max_fill",
      spira__dia_convert, spira__dia_host_apply, spira__dia_bytes, spira__dia_destroy,
      GPU_OPS(spira__dia_upload, spira__dia_apply, spira__dia_destroy_dev)},
     {"hyb",
      "HYB, ELL of width K (a column while >= 1/3 of the rows and >= 4096 rows fill it) "
      "plus COO for the rest; no atomics (Bell & Garland 2008)",
+     "min_rows ell_width interval",
      spira__hyb_convert, spira__hyb_host_apply, spira__hyb_bytes, spira__hyb_destroy,
      GPU_OPS(spira__hyb_upload, spira__hyb_apply, spira__hyb_destroy_dev)},
     {"cusparse",
      "cuSPARSE generic SpMV on CSR, the baseline every benchmark compares with (CUDA only; "
      "alg=2: CSR_ALG2, deterministic; the default ALG_DEFAULT may not be)",
+     "alg",
      spira__cusparse_convert, NULL, spira__cusparse_bytes, spira__cusparse_destroy_layout,
      GPU_OPS(spira__cusparse_upload, spira__cusparse_apply, spira__cusparse_dev_destroy)},
     {"pkt",
      "packet format (Bell & Garland 2008): rows partitioned (METIS, or RCM blocks) into "
      "packets whose x slice sits in shared memory, rows packed onto threads, remainder in "
      "COO; square matrices (partition=metis|rcm, rows=N, threads=N)",
+     "partition rows threads",
      spira__pkt_convert, spira__pkt_host_apply, spira__pkt_bytes, spira__pkt_destroy,
      GPU_OPS_STATS(spira__pkt_upload, spira__pkt_apply, spira__pkt_dev_destroy,
                    spira__pkt_stats)},

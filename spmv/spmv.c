@@ -29,10 +29,39 @@ static spira_status unknown_format(spira_context ctx, const char *name)
                         list);
 }
 
+/* Every "key=value" item of opts names one of f's option keys (empty items are skipped). */
+static spira_status check_option_keys(spira_context ctx, const spira__format *f, const char *opts)
+{
+    for (const char *p = opts ? opts : ""; *p;) {
+        const char *end = strchr(p, ',');
+        if (!end) end = p + strlen(p);
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        if (end > p && !eq)
+            return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                                "SpMV format option '%.*s' is not key=value", (int)(end - p), p);
+        int known = 0;
+        size_t klen = eq ? (size_t)(eq - p) : 0;
+        for (const char *k = f->options; eq && *k && !known;) {
+            size_t len = strcspn(k, " ");
+            known = len == klen && strncmp(k, p, klen) == 0;
+            k += len + (k[len] == ' ');
+        }
+        if (eq && !known)
+            return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                                "SpMV format '%s' has no option '%.*s' (%s%s)", f->name, (int)klen,
+                                p, *f->options ? "its options: " : "it takes none",
+                                f->options);
+        p = *end ? end + 1 : end;
+    }
+    return SPIRA_OK;
+}
+
 spira_status spira_matrix_set_format(spira_matrix A, const char *name, const char *options)
 {
     if (!A || !name) return SPIRA_ERR_INVALID_ARG;
-    if (!spira__format_find(name)) return unknown_format(A->ctx, name);
+    const spira__format *f = spira__format_find(name);
+    if (!f) return unknown_format(A->ctx, name);
+    SPIRA__TRY(check_option_keys(A->ctx, f, options));
     if (strlen(options ? options : "") >= sizeof A->format_opts)
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "format options too long: '%s'",
                             options);
@@ -139,25 +168,57 @@ spira_status spira_spmv(double alpha, spira_matrix A, spira_vector x, double bet
     return spira__spmv_apply(p, alpha, x->data, beta, y->data);
 }
 
-spira_status spira__opt_long(spira_context ctx, const char *opts, const char *key, long def,
-                             long *out)
+/* The value of the last "key=value" in opts ("k=v,k2=v2"): *v and its length; 0 if absent. */
+static int opt_find(const char *opts, const char *key, const char **v, size_t *vlen)
 {
-    *out = def;
     size_t klen = strlen(key);
+    int found = 0;
     for (const char *p = opts; p && *p;) {
         const char *end = strchr(p, ',');
         if (!end) end = p + strlen(p);
         if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
-            char *stop;
-            errno = 0;
-            long v = strtol(p + klen + 1, &stop, 10);
-            if (errno || stop != end || stop == p + klen + 1)
-                return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                                    "format option %s: '%.*s' is not an integer", key,
-                                    (int)(end - p - klen - 1), p + klen + 1);
-            *out = v;
+            *v = p + klen + 1;
+            *vlen = (size_t)(end - *v);
+            found = 1;
         }
         p = *end ? end + 1 : end;
     }
+    return found;
+}
+
+spira_status spira__opt_long(spira_context ctx, const char *opts, const char *key, long def,
+                             long *out)
+{
+    const char *v;
+    size_t vlen;
+    *out = def;
+    if (!opt_find(opts, key, &v, &vlen)) return SPIRA_OK;
+    char *stop;
+    errno = 0;
+    long n = strtol(v, &stop, 10);
+    if (errno || stop != v + vlen || vlen == 0)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "format option %s: '%.*s' is not an integer",
+                            key, (int)vlen, v);
+    *out = n;
     return SPIRA_OK;
+}
+
+spira_status spira__opt_word(spira_context ctx, const char *opts, const char *key,
+                             const char *const *choices, int def, int *out)
+{
+    const char *v;
+    size_t vlen;
+    *out = def;
+    if (!opt_find(opts, key, &v, &vlen)) return SPIRA_OK;
+    char list[128] = "";
+    for (int i = 0; choices[i]; i++) {
+        if (strlen(choices[i]) == vlen && strncmp(v, choices[i], vlen) == 0) {
+            *out = i;
+            return SPIRA_OK;
+        }
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", i ? " or " : "", choices[i]);
+    }
+    return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "format option %s='%.*s': %s", key, (int)vlen,
+                        v, list);
 }

@@ -22,6 +22,7 @@ extern "C" {
 typedef struct spira__format {
     const char *name;
     const char *description;
+    const char *options; /* the option keys convert reads, space-separated ("" for none) */
     /* Host layout from canonical CSR; opts is "" or "key=value,...". The layout may point
      * into A (which outlives it). */
     spira_status (*convert)(spira_context ctx, const spira__csr *A, const char *opts,
@@ -67,6 +68,11 @@ spira_status spira__spmv_apply(spira__spmv_plan *p, double alpha, const void *x,
  * SPIRA_ERR_INVALID_ARG for a malformed value. */
 spira_status spira__opt_long(spira_context ctx, const char *opts, const char *key, long def,
                              long *out);
+
+/* Value of key in opts as one of choices (a NULL-terminated list): its index in *out, or
+ * def if the key is absent; SPIRA_ERR_INVALID_ARG naming the choices for anything else. */
+spira_status spira__opt_word(spira_context ctx, const char *opts, const char *key,
+                             const char *const *choices, int def, int *out);
 
 /* The CSR family shares the borrowed host layout and one device copy (csr_gpu.cu). */
 spira_status spira__csr_borrow(spira_context ctx, const spira__csr *A, const char *opts,

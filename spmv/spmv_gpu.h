@@ -21,6 +21,12 @@ spira_status spira__csr_scalar_apply(spira_context ctx, void *dev, double alpha,
 spira_status spira__csr_vector_apply(spira_context ctx, void *dev, double alpha, const void *x,
                                      double beta, void *y);
 
+/* LightSpMV (lightspmv_gpu.cu); its own device handle around the CSR family's copy */
+spira_status spira__lightspmv_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__lightspmv_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                                    double beta, void *y);
+void spira__lightspmv_dev_destroy(spira_context ctx, void *dev);
+
 /* coo (coo_gpu.cu) */
 spira_status spira__coo_upload(spira_context ctx, const void *layout, void **dev);
 spira_status spira__coo_apply(spira_context ctx, void *dev, double alpha, const void *x,

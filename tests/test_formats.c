@@ -419,6 +419,9 @@ START_TEST(option_errors)
         {"hyb", "ell_width=-2", "hyb: option ell_width must be at least 0, got -2"},
         {"hyb", "ell_width=", "ell_width: '' is not an integer"},
         {"hyb", "min_rows=0,interval=40", "hyb: option interval"},
+        {"lightspmv", "level=thread", "format option level='thread': vector or warp"},
+        {"lightspmv", "level=", "format option level='': vector or warp"},
+        {"pkt", "partition=kway", "format option partition='kway': metis or rcm"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_int_eq(spira_matrix_set_format(A, bad[i].fmt, bad[i].opts), SPIRA_OK);
@@ -427,6 +430,25 @@ START_TEST(option_errors)
         assert_error_has(ctx, bad[i].says);
     }
     ck_assert_int_eq(spira_matrix_set_format(A, "hyb", "min_rows=0,interval=64,ell_width=4"), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_OK);
+    /* keys a format does not take are refused at once, and the selection stays as it was */
+    const struct {
+        const char *fmt, *opts, *says;
+    } keys[] = {
+        {"ell", "max_fil=4", "SpMV format 'ell' has no option 'max_fil' (its options: max_fill)"},
+        {"csr-scalar", "level=warp", "SpMV format 'csr-scalar' has no option 'level' (it takes none)"},
+        {"hyb", "min_rows=0,,width=3", "has no option 'width' (its options: min_rows ell_width interval)"},
+        {"lightspmv", "warp", "SpMV format option 'warp' is not key=value"},
+        {"pkt", "rows=64,rcm", "SpMV format option 'rcm' is not key=value"},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        ck_assert_int_eq(spira_matrix_set_format(A, keys[i].fmt, keys[i].opts), SPIRA_ERR_INVALID_ARG);
+        assert_error_has(ctx, keys[i].says);
+        spira_matrix_info mi;
+        ck_assert_int_eq(spira_matrix_get_info(A, &mi), SPIRA_OK);
+        ck_assert_str_eq(mi.format, "hyb");
+    }
+    ck_assert_int_eq(spira_matrix_set_format(A, "lightspmv", "level=vector,"), SPIRA_OK);
     ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_OK);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);

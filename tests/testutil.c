@@ -212,7 +212,7 @@ int tu_check_format(spira_context ctx, spira_matrix A, const char *name, const c
 const char *const tu_format_variants[][2] = {
     {"hyb", "min_rows=0"},   {"hyb", "ell_width=2,interval=64"}, {"ell", "max_fill=1000"},
     {"dia", "max_fill=300"}, {"coo", "interval=32"},             {"coo", "interval=96"},
-    {"coo", "interval=4096"},
+    {"coo", "interval=4096"},          {"lightspmv", "level=vector"},
 };
 const int tu_nformat_variants = sizeof tu_format_variants / sizeof tu_format_variants[0];
 

@@ -1,0 +1,150 @@
+/*
+ * lightspmv_gpu.cu - the LightSpMV kernels (Liu & Schmidt 2015; see lightspmv.h): vectors of
+ * V lanes take rows from a device row counter with atomicAdd, one row at a time (vector
+ * level) or 32/V rows per warp (warp level), and sum each row as csr-vector does
+ * (csr_row.cuh). The grid is as many blocks as the GPU holds at once, so every vector stays
+ * resident and keeps taking rows until the counter passes the last one.
+ */
+#include "csr_gpu.cuh"
+#include "csr_row.cuh"
+#include "csr_vector.h"
+#include "lightspmv.h"
+#include "spmv_gpu.h"
+#include "cuda/check.cuh"
+#include "cuda/gateway.h"
+
+namespace {
+
+constexpr int kBlock = 256;
+
+template <typename T>
+using light_kernel_t = void (*)(int, const int *, const int *, const T *, const T *, T, T, T *,
+                                unsigned *);
+
+template <typename T, int V, bool kWarpLevel>
+__global__ void __launch_bounds__(kBlock)
+    lightspmv_kernel(int nrows, const int *__restrict__ rp, const int *__restrict__ ci,
+                     const T *__restrict__ v, const T *__restrict__ x, T alpha, T beta,
+                     T *__restrict__ y, unsigned *__restrict__ counter)
+{
+    const unsigned lane = threadIdx.x & (V - 1);
+    const unsigned mask = spira__vector_mask<V>();
+    for (;;) {
+        unsigned row;
+        if (kWarpLevel) {
+            /* lane 0 takes the warp's 32/V rows; all 32 lanes leave together */
+            const unsigned warp_lane = threadIdx.x & 31;
+            unsigned base = 0;
+            if (warp_lane == 0) base = atomicAdd(counter, 32u / V);
+            base = __shfl_sync(0xffffffffu, base, 0);
+            if (base >= (unsigned)nrows) return;
+            row = base + warp_lane / V;
+        } else {
+            unsigned taken = 0;
+            if (lane == 0) taken = atomicAdd(counter, 1u);
+            row = __shfl_sync(mask, taken, 0, V);
+            if (row >= (unsigned)nrows) return;
+        }
+        /* the warp's last batch may reach past the last row */
+        if (row < (unsigned)nrows) {
+            T sum = spira__csr_row_dot<T, V>(__ldg(&rp[row]), __ldg(&rp[row + 1]), lane, mask,
+                                             ci, v, x);
+            if (lane == 0) spira__csr_row_store(y, (int)row, sum, alpha, beta);
+        }
+    }
+}
+
+template <typename T, int V>
+light_kernel_t<T> pick_level(bool warp)
+{
+    return warp ? lightspmv_kernel<T, V, true> : lightspmv_kernel<T, V, false>;
+}
+
+template <typename T>
+light_kernel_t<T> pick(int lanes, bool warp)
+{
+    switch (lanes) {
+    case 2: return pick_level<T, 2>(warp);
+    case 4: return pick_level<T, 4>(warp);
+    case 8: return pick_level<T, 8>(warp);
+    case 16: return pick_level<T, 16>(warp);
+    default: return pick_level<T, 32>(warp);
+    }
+}
+
+struct light_dev {
+    spira__csr_dev *csr;
+    unsigned *counter; /* device: the lowest row not yet taken */
+    const void *kernel; /* the instance for the dtype, V and level */
+    unsigned grid;      /* blocks: what the GPU holds at once, or fewer if the rows need fewer */
+};
+
+void light_destroy(spira_context ctx, light_dev *d)
+{
+    if (!d) return;
+    spira__csr_dev_destroy(ctx, d->csr);
+    spira__cuda_free(ctx, d->counter);
+    spira__free(d);
+}
+
+spira_status light_setup(spira_context ctx, const spira__lightspmv *L, light_dev *d)
+{
+    SPIRA__TRY(spira__csr_dev_upload(ctx, L->csr, (void **)&d->csr));
+    SPIRA__TRY(spira__cuda_malloc(ctx, (void **)&d->counter, sizeof *d->counter,
+                                  "LightSpMV row counter"));
+    const int lanes = spira__csr_vector_lanes(d->csr->mean_row);
+    d->kernel = d->csr->dtype == SPIRA_R64 ? (const void *)pick<double>(lanes, L->warp_level)
+                                           : (const void *)pick<float>(lanes, L->warp_level);
+    int sms = 0, per_sm = 0;
+    SPIRA__CUDA(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device));
+    SPIRA__CUDA(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d->kernel, kBlock, 0));
+    const unsigned resident = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
+    const unsigned needed = spira__blocks((long long)d->csr->nrows * lanes, kBlock);
+    d->grid = needed < resident ? needed : resident;
+    return SPIRA_OK;
+}
+
+template <typename T>
+spira_status light_launch(spira_context ctx, const light_dev *d, double alpha, const void *x,
+                          double beta, void *y)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    /* a counter left from the last call would skip every row */
+    SPIRA__CUDA(ctx, cudaMemsetAsync(d->counter, 0, sizeof *d->counter, st));
+    const spira__csr_dev *c = d->csr;
+    ((light_kernel_t<T>)d->kernel)<<<d->grid, kBlock, 0, st>>>(
+        c->nrows, c->row_ptr, c->col_idx, (const T *)c->val, (const T *)x, (T)alpha, (T)beta,
+        (T *)y, d->counter);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+} // namespace
+
+extern "C" spira_status spira__lightspmv_upload(spira_context ctx, const void *layout, void **dev)
+{
+    *dev = NULL;
+    light_dev *d = (light_dev *)spira__calloc(1, sizeof *d);
+    if (!d) return spira__nomem(ctx, "LightSpMV device handle", sizeof *d);
+    spira_status s = light_setup(ctx, (const spira__lightspmv *)layout, d);
+    if (s != SPIRA_OK) {
+        light_destroy(ctx, d);
+        return s;
+    }
+    *dev = d;
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__lightspmv_apply(spira_context ctx, void *dev, double alpha,
+                                               const void *x, double beta, void *y)
+{
+    const light_dev *d = (const light_dev *)dev;
+    if (d->csr->nrows == 0) return SPIRA_OK;
+    return d->csr->dtype == SPIRA_R64 ? light_launch<double>(ctx, d, alpha, x, beta, y)
+                                      : light_launch<float>(ctx, d, alpha, x, beta, y);
+}
+
+extern "C" void spira__lightspmv_dev_destroy(spira_context ctx, void *dev)
+{
+    light_destroy(ctx, (light_dev *)dev);
+}
