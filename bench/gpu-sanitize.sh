@@ -10,6 +10,8 @@ cs() { compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 
        rc=$?; printf '%-10s rc=%-3s %s | %s\n' "$1" "$rc" "$(grep -m1 'ERROR SUMMARY' /tmp/cs.log)" "${*:2}"
        # findings inside NVIDIA's libraries (cuSPARSE's csrmv kernels report racecheck
        # hazards) are counted apart from findings in Spira's own kernels
+       # anything else (a crash of the tool or of the program): its last words
+       case $rc in 0|99) ;; *) tail -n 8 /tmp/cs.log | sed 's/^/    | /' ;; esac
        if [ $rc -eq 99 ]; then
          echo "    findings naming cusparse:: $(grep -c 'cusparse::' /tmp/cs.log), other: $(grep -E '^=========  ' /tmp/cs.log | grep -vc 'cusparse::')"
          grep -E '^=========  ' /tmp/cs.log | grep -v 'cusparse::' | head -10

@@ -6,4 +6,4 @@ check_PROGRAMS += bench/mmread-bench
 bench_mmread_bench_SOURCES = bench/mmread-bench.c
 bench_mmread_bench_LDADD = libspira_core.la
 EXTRA_DIST += bench/gpu-session.sh
-EXTRA_DIST += bench/gpu-sanitize.sh
+EXTRA_DIST += bench/gpu-sanitize.sh bench/gpu-irregular.sh bench/gen-irregular.py

@@ -1,13 +1,12 @@
 /*
  * lightspmv_gpu.cu - the LightSpMV kernels (Liu & Schmidt 2015; see lightspmv.h): vectors of
- * V lanes take rows from a device row counter with atomicAdd, one row at a time (vector
- * level) or 32/V rows per warp (warp level), and sum each row as csr-vector does
+ * V lanes take rows from a device row counter with atomicAdd, a batch at a time per vector
+ * (vector level) or per warp (warp level), and sum each row as csr-vector does
  * (csr_row.cuh). The grid is as many blocks as the GPU holds at once, so every vector stays
  * resident and keeps taking rows until the counter passes the last one.
  */
 #include "csr_gpu.cuh"
 #include "csr_row.cuh"
-#include "csr_vector.h"
 #include "lightspmv.h"
 #include "spmv_gpu.h"
 #include "cuda/check.cuh"
@@ -19,34 +18,39 @@ constexpr int kBlock = 256;
 
 template <typename T>
 using light_kernel_t = void (*)(int, const int *, const int *, const T *, const T *, T, T, T *,
-                                unsigned *);
+                                unsigned *, int);
 
 template <typename T, int V, bool kWarpLevel>
 __global__ void __launch_bounds__(kBlock)
     lightspmv_kernel(int nrows, const int *__restrict__ rp, const int *__restrict__ ci,
                      const T *__restrict__ v, const T *__restrict__ x, T alpha, T beta,
-                     T *__restrict__ y, unsigned *__restrict__ counter)
+                     T *__restrict__ y, unsigned *__restrict__ counter, int batch)
 {
+    constexpr unsigned kVectorsPerWarp = 32 / V;
     const unsigned lane = threadIdx.x & (V - 1);
     const unsigned mask = spira__vector_mask<V>();
     for (;;) {
-        unsigned row;
+        /* first row of this vector's share of the batch, and the step between its rows */
+        unsigned row, step;
         if (kWarpLevel) {
-            /* lane 0 takes the warp's 32/V rows; all 32 lanes leave together */
+            /* lane 0 takes batch groups of 32/V rows; vector k of the warp does row k of
+             * each group, so neighbouring vectors read neighbouring row pointers */
             const unsigned warp_lane = threadIdx.x & 31;
             unsigned base = 0;
-            if (warp_lane == 0) base = atomicAdd(counter, 32u / V);
+            if (warp_lane == 0) base = atomicAdd(counter, (unsigned)batch * kVectorsPerWarp);
             base = __shfl_sync(0xffffffffu, base, 0);
-            if (base >= (unsigned)nrows) return;
+            if (base >= (unsigned)nrows) return; /* the whole warp leaves together */
             row = base + warp_lane / V;
+            step = kVectorsPerWarp;
         } else {
             unsigned taken = 0;
-            if (lane == 0) taken = atomicAdd(counter, 1u);
+            if (lane == 0) taken = atomicAdd(counter, (unsigned)batch);
             row = __shfl_sync(mask, taken, 0, V);
             if (row >= (unsigned)nrows) return;
+            step = 1;
         }
-        /* the warp's last batch may reach past the last row */
-        if (row < (unsigned)nrows) {
+        /* the vector's lanes agree on row, so they leave this loop together */
+        for (int k = 0; k < batch && row < (unsigned)nrows; k++, row += step) {
             T sum = spira__csr_row_dot<T, V>(__ldg(&rp[row]), __ldg(&rp[row + 1]), lane, mask,
                                              ci, v, x);
             if (lane == 0) spira__csr_row_store(y, (int)row, sum, alpha, beta);
@@ -77,6 +81,7 @@ struct light_dev {
     unsigned *counter; /* device: the lowest row not yet taken */
     const void *kernel; /* the instance for the dtype, V and level */
     unsigned grid;      /* blocks: what the GPU holds at once, or fewer if the rows need fewer */
+    int batch;
 };
 
 void light_destroy(spira_context ctx, light_dev *d)
@@ -92,7 +97,8 @@ spira_status light_setup(spira_context ctx, const spira__lightspmv *L, light_dev
     SPIRA__TRY(spira__csr_dev_upload(ctx, L->csr, (void **)&d->csr));
     SPIRA__TRY(spira__cuda_malloc(ctx, (void **)&d->counter, sizeof *d->counter,
                                   "LightSpMV row counter"));
-    const int lanes = spira__csr_vector_lanes(d->csr->mean_row);
+    const int lanes = L->lanes;
+    d->batch = L->batch;
     d->kernel = d->csr->dtype == SPIRA_R64 ? (const void *)pick<double>(lanes, L->warp_level)
                                            : (const void *)pick<float>(lanes, L->warp_level);
     int sms = 0, per_sm = 0;
@@ -114,7 +120,7 @@ spira_status light_launch(spira_context ctx, const light_dev *d, double alpha, c
     const spira__csr_dev *c = d->csr;
     ((light_kernel_t<T>)d->kernel)<<<d->grid, kBlock, 0, st>>>(
         c->nrows, c->row_ptr, c->col_idx, (const T *)c->val, (const T *)x, (T)alpha, (T)beta,
-        (T *)y, d->counter);
+        (T *)y, d->counter, d->batch);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }

@@ -36,10 +36,10 @@ static const spira__format formats[] = {
      spira__csr_borrow, spira__csr_layout_apply, spira__csr_layout_bytes, NULL,
      GPU_OPS(spira__csr_dev_upload, spira__csr_vector_apply, spira__csr_dev_destroy)},
     {"lightspmv",
-     "CSR with rows handed out at run time by an atomic row counter, a vector of V = 2..32 "
-     "lanes per row; level=warp (default: a warp takes 32/V rows per atomic) or level=vector "
-     "(Liu & Schmidt 2015); deterministic",
-     "level",
+     "CSR with rows handed out at run time by an atomic row counter to vectors of V = 2..32 "
+     "lanes (Liu & Schmidt 2015): level=warp (default) or vector, batch=K (K times the "
+     "paper's rows per atomic, default 32 rows), lanes=V; deterministic",
+     "level lanes batch",
      spira__lightspmv_convert, spira__lightspmv_host_apply, spira__lightspmv_bytes,
      spira__lightspmv_destroy,
      GPU_OPS(spira__lightspmv_upload, spira__lightspmv_apply, spira__lightspmv_dev_destroy)},

@@ -421,6 +421,9 @@ START_TEST(option_errors)
         {"hyb", "min_rows=0,interval=40", "hyb: option interval"},
         {"lightspmv", "level=thread", "format option level='thread': vector or warp"},
         {"lightspmv", "level=", "format option level='': vector or warp"},
+        {"lightspmv", "lanes=3", "lightspmv option lanes=3: 2, 4, 8, 16 or 32"},
+        {"lightspmv", "lanes=64", "lightspmv option lanes=64"},
+        {"lightspmv", "batch=0", "lightspmv option batch=0: 1 to 1024"},
         {"pkt", "partition=kway", "format option partition='kway': metis or rcm"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

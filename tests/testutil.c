@@ -213,6 +213,8 @@ const char *const tu_format_variants[][2] = {
     {"hyb", "min_rows=0"},   {"hyb", "ell_width=2,interval=64"}, {"ell", "max_fill=1000"},
     {"dia", "max_fill=300"}, {"coo", "interval=32"},             {"coo", "interval=96"},
     {"coo", "interval=4096"},          {"lightspmv", "level=vector"},
+    {"lightspmv", "batch=1"},          {"lightspmv", "level=vector,batch=1"},
+    {"lightspmv", "lanes=32,batch=7"}, {"lightspmv", "level=vector,lanes=2,batch=3"},
 };
 const int tu_nformat_variants = sizeof tu_format_variants / sizeof tu_format_variants[0];
 
