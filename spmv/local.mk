@@ -12,6 +12,10 @@ CUDA_SRCS += spmv/csr_vector_gpu.cu spmv/coo_gpu.cu spmv/ell_gpu.cu spmv/dia_gpu
 libspira_core_la_SOURCES += spmv/lightspmv.c
 noinst_HEADERS += spmv/lightspmv.h spmv/csr_row.cuh
 CUDA_SRCS += spmv/lightspmv_gpu.cu
+# CMRS (Koza, Matyka, Szkoda, Miroslaw 2014)
+libspira_core_la_SOURCES += spmv/cmrs.c
+noinst_HEADERS += spmv/cmrs.h
+CUDA_SRCS += spmv/cmrs_gpu.cu
 libspira_core_la_SOURCES += spmv/cusparse.c
 noinst_HEADERS += spmv/cusparse_row.h
 CUDA_SRCS += spmv/cusparse_gpu.cu

@@ -4,6 +4,7 @@
  */
 #include "spmv.h"
 #include "spmv_gpu.h"
+#include "cmrs.h"
 #include "coo.h"
 #include "cusparse_row.h"
 #include "dia.h"
@@ -43,6 +44,13 @@ static const spira__format formats[] = {
      spira__lightspmv_convert, spira__lightspmv_host_apply, spira__lightspmv_bytes,
      spira__lightspmv_destroy,
      GPU_OPS(spira__lightspmv_upload, spira__lightspmv_apply, spira__lightspmv_dev_destroy)},
+    {"cmrs",
+     "compressed multi-row storage: strips of height = 1..16 rows (a power of two; default "
+     "4 double, 8 float), a warp per strip, the row within the strip in the column word's "
+     "low 4 bits, per-lane row sums in shared memory (Koza et al. 2014); deterministic",
+     "height",
+     spira__cmrs_convert, spira__cmrs_host_apply, spira__cmrs_bytes, spira__cmrs_destroy,
+     GPU_OPS(spira__cmrs_upload, spira__cmrs_apply, spira__cmrs_dev_destroy)},
     {"coo",
      "COO, flat intervals of nonzeros per warp, segmented reduction with a carry fix-up; "
      "no atomics, deterministic per GPU model (Bell & Garland 2008)",

@@ -27,6 +27,12 @@ spira_status spira__lightspmv_apply(spira_context ctx, void *dev, double alpha, 
                                     double beta, void *y);
 void spira__lightspmv_dev_destroy(spira_context ctx, void *dev);
 
+/* CMRS (cmrs_gpu.cu) */
+spira_status spira__cmrs_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__cmrs_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                               double beta, void *y);
+void spira__cmrs_dev_destroy(spira_context ctx, void *dev);
+
 /* coo (coo_gpu.cu) */
 spira_status spira__coo_upload(spira_context ctx, const void *layout, void **dev);
 spira_status spira__coo_apply(spira_context ctx, void *dev, double alpha, const void *x,

@@ -6,11 +6,13 @@
  * awkward shapes through spira_spmv on the CPU (so through each layout's host_apply).
  */
 #include "testutil.h"
+#include "cmrs.h"
 #include "coo.h"
 #include "csr_vector.h"
 #include "dia.h"
 #include "ell.h"
 #include "hyb.h"
+#include "lightspmv.h"
 #include "spmv.h"
 
 #include <stdio.h>
@@ -363,6 +365,100 @@ START_TEST(coo_layout_contents)
 }
 END_TEST
 
+/* ---- CMRS ------------------------------------------------------------------------------- */
+
+/* Strips of a 10-row matrix (the last strip short) for every height: strip_ptr is row_ptr
+ * at every height-th row, each strip holds its rows' entries sorted by column then row, and
+ * a word unpacks to an entry of A with that value. */
+START_TEST(cmrs_layout_contents)
+{
+    spira_context ctx = tu_cpu();
+    const int32_t lens[10] = {3, 0, 5, 1, 2, 7, 0, 0, 4, 2};
+    spira_matrix A = from_lengths(ctx, 10, 12, lens, SPIRA_R64);
+    const spira__csr *c = &A->csr;
+    for (int h = 1; h <= 16; h *= 2) {
+        char opts[16];
+        snprintf(opts, sizeof opts, "height=%d", h);
+        spira__cmrs *C = convert(ctx, A, "cmrs", opts, SPIRA_OK);
+        ck_assert_int_eq(C->height, h);
+        ck_assert_int_eq(C->nstrips, (10 + h - 1) / h);
+        ck_assert_int_eq(C->strip_ptr[C->nstrips], c->nnz);
+        for (int32_t s = 0; s < C->nstrips; s++) {
+            ck_assert_int_eq(C->strip_ptr[s], c->row_ptr[s * h]);
+            for (int32_t k = C->strip_ptr[s]; k < C->strip_ptr[s + 1]; k++) {
+                const uint32_t w = C->packed[k];
+                const int32_t i = s * h + (int32_t)(w & 15), j = (int32_t)(w >> 4);
+                ck_assert_int_lt((int32_t)(w & 15), h);
+                if (k > C->strip_ptr[s]) ck_assert_uint_lt(C->packed[k - 1], w);
+                int found = 0;
+                for (int32_t e = c->row_ptr[i]; e < c->row_ptr[i + 1]; e++)
+                    if (c->col_idx[e] == j) {
+                        ck_assert_double_eq(spira__get(C->val, SPIRA_R64, k),
+                                            spira__get(c->val, SPIRA_R64, e));
+                        found = 1;
+                    }
+                ck_assert_msg(found, "height %d: word %u is no entry of A", h, w);
+            }
+        }
+        ck_assert_uint_eq(spira__cmrs_bytes(C), (size_t)(C->nstrips + 1) * 4 + (size_t)c->nnz * 12);
+        release("cmrs", C);
+    }
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* 2^28 + 1 columns leave no room for the row within the strip: refused with the numbers,
+ * before anything is allocated; 2^28 columns fit. */
+START_TEST(cmrs_refuses_wide)
+{
+    spira_context ctx = tu_cpu();
+    const int32_t lens[3] = {1, 2, 1};
+    for (int extra = 0; extra < 2; extra++) {
+        spira_matrix A = from_lengths(ctx, 3, SPIRA__CMRS_MAX_COLS + extra, lens, SPIRA_R32);
+        spira__alloc_fail_at(1000000000L); /* armed only to count allocations */
+        void *C = convert(ctx, A, "cmrs", NULL, extra ? SPIRA_ERR_UNSUPPORTED : SPIRA_OK);
+        long made = spira__alloc_count();
+        spira__alloc_fail_at(0);
+        if (extra) {
+            ck_assert_int_eq(made, 0);
+            assert_error_has(ctx, "cmrs: 268435457 columns do not fit the 28 bits beside the row "
+                                  "within the strip (at most 268435456)");
+        } else {
+            release("cmrs", C);
+        }
+        spira_matrix_destroy(A);
+    }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* LightSpMV's layout: the level, V (the csr-vector rule unless lanes= gives it) and the
+ * batch, whose default makes 32 rows per atomic at either level. */
+START_TEST(lightspmv_options)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A = tu_shape_matrix(ctx, &(tu_shape){"tridiagonal", 100, 100}, SPIRA_R64, tu_seed());
+    const struct {
+        const char *opts;
+        int warp, lanes, batch;
+    } t[] = {
+        {NULL, 1, 4, 4},        {"level=vector", 0, 4, 32}, {"lanes=32", 1, 32, 32},
+        {"lanes=2,batch=1", 1, 2, 1}, {"level=vector,lanes=16", 0, 16, 32},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        spira__lightspmv *L = convert(ctx, A, "lightspmv", t[i].opts, SPIRA_OK);
+        ck_assert_ptr_eq(L->csr, &A->csr);
+        ck_assert_msg(L->warp_level == t[i].warp && L->lanes == t[i].lanes && L->batch == t[i].batch,
+                      "'%s': level %d, lanes %d, batch %d", t[i].opts, L->warp_level, L->lanes,
+                      L->batch);
+        release("lightspmv", L);
+    }
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* bytes() of every new format on a 100 x 100 tridiagonal (298 nonzeros), and the plan
  * reports the same. */
 START_TEST(layout_bytes)
@@ -377,6 +473,8 @@ START_TEST(layout_bytes)
         {"ell", 3 * 128 * 12, 3 * 128 * 8},
         {"dia", 3 * 4 + 3 * 128 * 8, 3 * 4 + 3 * 128 * 4},
         {"hyb", 298 * 16, 298 * 12}, /* 100 rows < 4096: K = 0 */
+        {"lightspmv", 101 * 4 + 298 * 12, 101 * 4 + 298 * 8},
+        {"cmrs", 26 * 4 + 298 * 12, 14 * 4 + 298 * 8}, /* 25 strips of 4, 13 of 8 */
     };
     for (int p = 0; p < 2; p++) {
         spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
@@ -424,6 +522,9 @@ START_TEST(option_errors)
         {"lightspmv", "lanes=3", "lightspmv option lanes=3: 2, 4, 8, 16 or 32"},
         {"lightspmv", "lanes=64", "lightspmv option lanes=64"},
         {"lightspmv", "batch=0", "lightspmv option batch=0: 1 to 1024"},
+        {"cmrs", "height=3", "cmrs option height=3: 1, 2, 4, 8 or 16"},
+        {"cmrs", "height=32", "cmrs option height=32"},
+        {"cmrs", "height=0", "cmrs option height=0"},
         {"pkt", "partition=kway", "format option partition='kway': metis or rcm"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -465,7 +566,8 @@ START_TEST(convert_alloc_failures)
     spira_context ctx = tu_cpu();
     spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[4], SPIRA_R64, tu_seed()); /* dense row */
     const char *v[][2] = {{"coo", NULL},        {"ell", "max_fill=1000"}, {"dia", "max_fill=1000"},
-                          {"hyb", "min_rows=0"}, {"hyb", NULL},            {"csr-vector", NULL}};
+                          {"hyb", "min_rows=0"}, {"hyb", NULL},            {"csr-vector", NULL},
+                          {"lightspmv", NULL},   {"cmrs", NULL},           {"cmrs", "height=1"}};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         const spira__format *f = spira__format_find(v[i][0]);
         for (long n = 1;; n++) {
@@ -530,6 +632,9 @@ Suite *suite_formats(void)
     tcase_add_test(tc, hyb_width_floor);
     tcase_add_test(tc, csr_vector_lanes_rule);
     tcase_add_test(tc, coo_layout_contents);
+    tcase_add_test(tc, cmrs_layout_contents);
+    tcase_add_test(tc, cmrs_refuses_wide);
+    tcase_add_test(tc, lightspmv_options);
     tcase_add_test(tc, layout_bytes);
     tcase_add_test(tc, option_errors);
     tcase_add_test(tc, convert_alloc_failures);

@@ -215,6 +215,8 @@ const char *const tu_format_variants[][2] = {
     {"coo", "interval=4096"},          {"lightspmv", "level=vector"},
     {"lightspmv", "batch=1"},          {"lightspmv", "level=vector,batch=1"},
     {"lightspmv", "lanes=32,batch=7"}, {"lightspmv", "level=vector,lanes=2,batch=3"},
+    {"cmrs", "height=1"},              {"cmrs", "height=2"},
+    {"cmrs", "height=8"},              {"cmrs", "height=16"},
 };
 const int tu_nformat_variants = sizeof tu_format_variants / sizeof tu_format_variants[0];
 

@@ -1,0 +1,47 @@
+/*
+ * cmrs.h - compressed multi-row storage (CMRS; Koza, Matyka, Szkoda, Mirosław 2014): CSR
+ * with rows grouped into strips of `height` consecutive rows, and a warp per strip instead
+ * of per row, so that short rows share a warp's loads. strip_ptr[s] is where strip s's
+ * entries begin (row_ptr[s * height]); each entry's row within its strip (0..height-1)
+ * rides in the low 4 bits of its column word, as in the paper (so columns < 2^28 and
+ * height <= 16). Within a strip the entries are sorted by column (the paper allows any
+ * order): then the warp's reads of x for neighbouring rows of a banded matrix fall
+ * together.
+ *
+ * Spira takes height from 1, 2, 4, 8, 16 (option height=; default 4 for double, 8 for
+ * float, near the paper's Kepler tuning of 4 and 6): a power of two divides the warp, which
+ * makes the per-warp reduction of the row sums a fixed shuffle pattern (cmrs_gpu.cu). The
+ * paper's "modified kernel" (height 16 with a MODULO-sized buffer and padded strips) is not
+ * implemented.
+ */
+#ifndef SPIRA_SPMV_CMRS_H
+#define SPIRA_SPMV_CMRS_H
+
+#include "spmv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPIRA__CMRS_BITS 4 /* bits of the column word that hold the row within the strip */
+#define SPIRA__CMRS_MAX_COLS (INT32_C(1) << (32 - SPIRA__CMRS_BITS))
+
+typedef struct {
+    int32_t nrows, ncols, nnz, height, nstrips;
+    spira_dtype dtype;
+    int32_t *strip_ptr; /* nstrips + 1 */
+    uint32_t *packed;   /* nnz: column << 4 | row within the strip */
+    void *val;          /* nnz values of dtype, in the order of packed */
+} spira__cmrs;
+
+spira_status spira__cmrs_convert(spira_context ctx, const spira__csr *A, const char *opts,
+                                 void **layout);
+void spira__cmrs_host_apply(const void *layout, double alpha, const void *x, double beta,
+                            void *y);
+size_t spira__cmrs_bytes(const void *layout);
+void spira__cmrs_destroy(void *layout);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,141 @@
+/*
+ * cmrs_gpu.cu - the CMRS kernel (Koza et al. 2014, Algorithm 1; see cmrs.h): a warp per
+ * strip, grid-stride. Lane l walks the strip's entries l, l+32, ... (the first pass starts
+ * at the 32-aligned entry before the strip, as the paper's ALIGN_DATA variant), unpacks the
+ * row within the strip and the column, and adds val * x[col] into its own shared-memory
+ * slot for that row. Then the warp reduces the 32 partial sums of each of the H rows.
+ *
+ * The paper leaves the slot layout free ("arbitrary, as long as it is one-to-one"). Spira
+ * puts row r of lane l at buf[r * 32 + l], so the 32 lanes of a warp touch 32 consecutive
+ * slots in the hot loop whatever rows they are on: no bank conflicts there. In the
+ * reduction, lane t sums the H slots t*H .. t*H+H-1, which all belong to row t*H/32 (H
+ * divides 32), and the 32/H lanes of a row finish with shuffles; the row's sum ends in its
+ * first lane. Each row's additions happen in a fixed order: the format is deterministic.
+ */
+#include "cmrs.h"
+#include "spmv_gpu.h"
+#include "cuda/check.cuh"
+#include "cuda/gateway.h"
+
+namespace {
+
+constexpr int kBlock = 128;
+constexpr int kWarps = kBlock / 32;
+
+typedef struct {
+    int32_t nrows, nstrips, height;
+    spira_dtype dtype;
+    int32_t *strip_ptr; /* device */
+    uint32_t *packed;   /* device */
+    void *val;          /* device */
+} cmrs_dev;
+
+template <typename T, int H>
+__global__ void __launch_bounds__(kBlock)
+    cmrs_kernel(int nrows, int nstrips, const int *__restrict__ strip_ptr,
+                const unsigned *__restrict__ packed, const T *__restrict__ v,
+                const T *__restrict__ x, T alpha, T beta, T *__restrict__ y)
+{
+    static_assert(H >= 1 && H <= 16 && (H & (H - 1)) == 0, "H is a power of two <= 16");
+    constexpr unsigned kRowMask = (1u << SPIRA__CMRS_BITS) - 1;
+    constexpr int kLanesPerRow = 32 / H; /* in the reduction */
+    __shared__ T buf[kWarps][H * 32];
+    T *mine = buf[threadIdx.x / 32];
+    const unsigned lane = threadIdx.x & 31;
+    const unsigned nwarps = gridDim.x * kWarps;
+    for (unsigned s = (blockIdx.x * kBlock + threadIdx.x) / 32; s < (unsigned)nstrips;
+         s += nwarps) {
+#pragma unroll
+        for (int r = 0; r < H; r++) mine[r * 32 + lane] = 0;
+        const int start = strip_ptr[s], end = strip_ptr[s + 1];
+        for (int j = start - (start & 31) + (int)lane; j < end; j += 32) {
+            if (j < start) continue;
+            const unsigned w = packed[j];
+            mine[(w & kRowMask) * 32 + lane] += v[j] * __ldg(&x[w >> SPIRA__CMRS_BITS]);
+        }
+        __syncwarp();
+        T z = 0;
+#pragma unroll
+        for (int k = 0; k < H; k++) z += mine[lane * H + k];
+#pragma unroll
+        for (int off = kLanesPerRow / 2; off > 0; off >>= 1)
+            z += __shfl_down_sync(0xffffffffu, z, off, kLanesPerRow);
+        const unsigned r = lane / kLanesPerRow;
+        const long long row = (long long)s * H + r;
+        if (lane % kLanesPerRow == 0 && row < nrows)
+            y[row] = beta == T(0) ? alpha * z : alpha * z + beta * y[row];
+        __syncwarp(); /* the next strip clears the slots other lanes have just read */
+    }
+}
+
+template <typename T, int H>
+void launch(const cmrs_dev *d, cudaStream_t st, double alpha, const void *x, double beta,
+            void *y)
+{
+    cmrs_kernel<T, H><<<spira__blocks((long long)d->nstrips * 32, kBlock), kBlock, 0, st>>>(
+        d->nrows, d->nstrips, d->strip_ptr, d->packed, (const T *)d->val, (const T *)x,
+        (T)alpha, (T)beta, (T *)y);
+}
+
+template <typename T>
+void dispatch(const cmrs_dev *d, cudaStream_t st, double alpha, const void *x, double beta,
+              void *y)
+{
+    switch (d->height) {
+    case 1: launch<T, 1>(d, st, alpha, x, beta, y); break;
+    case 2: launch<T, 2>(d, st, alpha, x, beta, y); break;
+    case 4: launch<T, 4>(d, st, alpha, x, beta, y); break;
+    case 8: launch<T, 8>(d, st, alpha, x, beta, y); break;
+    default: launch<T, 16>(d, st, alpha, x, beta, y); break;
+    }
+}
+
+} // namespace
+
+extern "C" spira_status spira__cmrs_upload(spira_context ctx, const void *layout, void **dev)
+{
+    const spira__cmrs *C = (const spira__cmrs *)layout;
+    *dev = NULL;
+    cmrs_dev *d = (cmrs_dev *)spira__calloc(1, sizeof *d);
+    if (!d) return spira__nomem(ctx, "device CMRS handle", sizeof *d);
+    d->nrows = C->nrows;
+    d->nstrips = C->nstrips;
+    d->height = C->height;
+    d->dtype = C->dtype;
+    size_t sp = ((size_t)C->nstrips + 1) * sizeof(int32_t), pw = (size_t)C->nnz * sizeof(uint32_t);
+    size_t vb = (size_t)C->nnz * spira_dtype_size(C->dtype);
+    spira_status s = spira__cuda_malloc(ctx, (void **)&d->strip_ptr, sp, "CMRS strip pointers");
+    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, (void **)&d->packed, pw, "CMRS column words");
+    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &d->val, vb, "CMRS values");
+    if (s == SPIRA_OK) s = spira__cuda_upload(ctx, d->strip_ptr, C->strip_ptr, sp);
+    if (s == SPIRA_OK && pw) s = spira__cuda_upload(ctx, d->packed, C->packed, pw);
+    if (s == SPIRA_OK && vb) s = spira__cuda_upload(ctx, d->val, C->val, vb);
+    if (s != SPIRA_OK) {
+        spira__cmrs_dev_destroy(ctx, d);
+        return s;
+    }
+    *dev = d;
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cmrs_apply(spira_context ctx, void *dev, double alpha,
+                                          const void *x, double beta, void *y)
+{
+    const cmrs_dev *d = (const cmrs_dev *)dev;
+    if (d->nrows == 0) return SPIRA_OK;
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    if (d->dtype == SPIRA_R64) dispatch<double>(d, st, alpha, x, beta, y);
+    else dispatch<float>(d, st, alpha, x, beta, y);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+extern "C" void spira__cmrs_dev_destroy(spira_context ctx, void *dev)
+{
+    cmrs_dev *d = (cmrs_dev *)dev;
+    if (!d) return;
+    spira__cuda_free(ctx, d->strip_ptr);
+    spira__cuda_free(ctx, d->packed);
+    spira__cuda_free(ctx, d->val);
+    spira__free(d);
+}
