@@ -17,9 +17,8 @@ spira_status spira__lightspmv_convert(spira_context ctx, const spira__csr *A, co
     if (lanes < 2 || lanes > 32 || (lanes & (lanes - 1)))
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                             "lightspmv option lanes=%ld: 2, 4, 8, 16 or 32", lanes);
-    const long unit = level == 1 ? 32 / lanes : 1; /* the paper's rows per atomic */
-    SPIRA__TRY(spira__opt_long(ctx, opts, "batch", 32 / unit, &batch));
-    if (batch < 1 || batch > 1024)
+    SPIRA__TRY(spira__opt_long(ctx, opts, "batch", -1, &batch)); /* -1: absent */
+    if (batch != -1 && (batch < 1 || batch > 1024))
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                             "lightspmv option batch=%ld: 1 to 1024", batch);
     spira__lightspmv *L = spira__calloc(1, sizeof *L);
@@ -27,7 +26,7 @@ spira_status spira__lightspmv_convert(spira_context ctx, const spira__csr *A, co
     L->csr = A;
     L->warp_level = level == 1;
     L->lanes = (int)lanes;
-    L->batch = (int)batch;
+    L->batch = batch == -1 ? 0 : (int)batch; /* 0: chosen at upload */
     *layout = L;
     return SPIRA_OK;
 }

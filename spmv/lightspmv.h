@@ -7,11 +7,14 @@
  *   vector: lane 0 of each vector takes rows for its vector;
  *   warp (default): lane 0 of each warp takes rows for the warp's 32/V vectors at once.
  * The paper takes one row per atomic at vector level and 32/V at warp level (batch=1). On
- * an H100 that many atomics on one address are the bottleneck: LightSpMV with batch=1 took
- * 0.90 ms on a 10^6-row power-law matrix where csr-vector took 0.35 ms (2026-11-23). So each
- * atomic takes batch times the paper's rows (option batch=, default 32/(rows the level takes
- * per atomic), so 32 rows per atomic): a warp takes batch groups of 32/V consecutive rows,
- * a vector batch consecutive rows. V is the csr-vector rule unless lanes= gives it.
+ * an H100 that many atomics on one address are the bottleneck (they serialize at about
+ * 2.4 ns each): with batch=1 LightSpMV took 0.91 ms on a 10^6-row power-law matrix where
+ * csr-vector took 0.36 ms, and 32 rows per atomic still lost on 4*10^6-row stencils
+ * (2026-11-23). So each atomic takes batch times the paper's rows: a warp takes batch groups
+ * of 32/V consecutive rows, a vector batch consecutive rows. Option batch=1..1024; without
+ * it the batch is chosen when the plan is uploaded so that each resident warp (or vector)
+ * takes about two batches on average, and never less than the paper's rows per atomic.
+ * V is the csr-vector rule unless lanes= gives it.
  * Every row is summed by one vector in a fixed order, so the result is bitwise the same
  * whichever vector took it: the format is deterministic.
  *
@@ -31,7 +34,8 @@ typedef struct {
     const spira__csr *csr; /* A's own CSR, borrowed */
     int warp_level;        /* 1: a warp takes rows for its 32/V vectors; 0: each vector alone */
     int lanes;             /* V, 2..32 */
-    int batch;             /* rows per atomic: batch * 32/V (warp level) or batch (vector) */
+    int batch;             /* rows per atomic: batch * 32/V (warp level) or batch (vector);
+                            * 0: from the rows and the resident warps, at upload */
 } spira__lightspmv;
 
 spira_status spira__lightspmv_convert(spira_context ctx, const spira__csr *A, const char *opts,

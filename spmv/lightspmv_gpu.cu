@@ -107,6 +107,13 @@ spira_status light_setup(spira_context ctx, const spira__lightspmv *L, light_dev
     const unsigned resident = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
     const unsigned needed = spira__blocks((long long)d->csr->nrows * lanes, kBlock);
     d->grid = needed < resident ? needed : resident;
+    if (d->batch == 0) {
+        /* about two takes per taker: the rest of the balancing is not worth the atomics */
+        const long long unit = L->warp_level ? 32 / lanes : 1; /* the paper's rows per take */
+        const long long takers = (long long)d->grid * (kBlock / (L->warp_level ? 32 : lanes));
+        const long long per_take = d->csr->nrows / (2 * takers) / unit;
+        d->batch = per_take > 1 ? (int)(per_take < (1 << 20) ? per_take : (1 << 20)) : 1;
+    }
     return SPIRA_OK;
 }
 

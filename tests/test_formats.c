@@ -434,7 +434,7 @@ START_TEST(cmrs_refuses_wide)
 END_TEST
 
 /* LightSpMV's layout: the level, V (the csr-vector rule unless lanes= gives it) and the
- * batch, whose default makes 32 rows per atomic at either level. */
+ * batch (0 without the option: chosen on the device at upload). */
 START_TEST(lightspmv_options)
 {
     spira_context ctx = tu_cpu();
@@ -443,8 +443,8 @@ START_TEST(lightspmv_options)
         const char *opts;
         int warp, lanes, batch;
     } t[] = {
-        {NULL, 1, 4, 4},        {"level=vector", 0, 4, 32}, {"lanes=32", 1, 32, 32},
-        {"lanes=2,batch=1", 1, 2, 1}, {"level=vector,lanes=16", 0, 16, 32},
+        {NULL, 1, 4, 0},        {"level=vector", 0, 4, 0}, {"lanes=32,batch=32", 1, 32, 32},
+        {"lanes=2,batch=1", 1, 2, 1}, {"level=vector,lanes=16", 0, 16, 0},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         spira__lightspmv *L = convert(ctx, A, "lightspmv", t[i].opts, SPIRA_OK);
