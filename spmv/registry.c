@@ -39,7 +39,7 @@ static const spira__format formats[] = {
     {"lightspmv",
      "CSR with rows handed out at run time by an atomic row counter to vectors of V = 2..32 "
      "lanes (Liu & Schmidt 2015): level=warp (default) or vector, batch=K (K times the "
-     "paper's rows per atomic; default: about two takes per resident warp), lanes=V; "
+     "paper's rows per atomic; default: 32 rows, fewer on small matrices), lanes=V; "
      "deterministic",
      "level lanes batch",
      spira__lightspmv_convert, spira__lightspmv_host_apply, spira__lightspmv_bytes,
