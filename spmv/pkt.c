@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of key in "k=v,..." copied into out ("" if absent). */
 void spira__pkt_destroy(void *layout)
 {
     spira__pkt *P = (spira__pkt *)layout;

@@ -83,6 +83,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             spira_vector_create(ctx, mi.nrows, t, &y) == SPIRA_OK) {
             spira_vector_fill(x, 1.0);
             if (spira_spmv(1.0, A, x, 0.0, y) != SPIRA_OK) abort();
+            /* a small one through every format's conversion and CPU multiply: OK, or a
+             * documented refusal (ELL/DIA fill, CMRS width, a CUDA-only format) */
+            if (mi.nrows <= 4096 && mi.nnz <= 65536)
+                for (int f = 0; f < spira_format_count(); f++) {
+                    const char *name;
+                    spira_format_describe(f, &name, NULL);
+                    if (spira_matrix_set_format(A, name, NULL) != SPIRA_OK) abort();
+                    spira_status fs = spira_spmv(1.0, A, x, 0.0, y);
+                    if (fs != SPIRA_OK && fs != SPIRA_ERR_UNSUPPORTED) abort();
+                }
+            spira_matrix_set_format(A, "csr-scalar", NULL);
             /* a small square one also goes through the row matching and both incomplete
              * factorizations (and two preconditioned iterations): any status, no crash */
             if (mi.nrows == mi.ncols && mi.nrows <= 4096) {
