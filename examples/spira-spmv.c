@@ -220,7 +220,10 @@ static void bench_format(spira_context ctx, spira_matrix A, const fmt_item *it, 
         r->ok = 1;
         r->status = r->err <= tol ? "ok" : "WRONG";
         const char *st = p->fmt->stats ? p->fmt->stats(p->layout) : NULL;
-        snprintf(r->note, sizeof r->note, "%s", st ? st : "");
+        if (A->format_reason[0]) /* "auto": what it chose and why */
+            snprintf(r->note, sizeof r->note, "chose %s, %s", A->format, A->format_reason);
+        else
+            snprintf(r->note, sizeof r->note, "%s", st ? st : "");
     } else {
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
     }

@@ -104,6 +104,7 @@ typedef struct {
     int symmetric;             /* 1 if read from a symmetric Matrix Market file */
     const char *format;        /* SpMV format selected by spira_matrix_set_format ("csr") */
     double setup_ms;           /* time spent building the current format's plan, 0 if none */
+    const char *format_reason; /* why "auto" chose format ("" when it was named) */
 } spira_matrix_info;
 
 /* From 0-based CSR arrays (copied; columns need not be sorted, duplicates are summed).
@@ -147,7 +148,11 @@ SPIRA_API void spira_matrix_destroy(spira_matrix A);
  * A and reused by later SpMVs and solves. options may be NULL (format-specific
  * "key=value,..." otherwise). Unknown name: SPIRA_ERR_INVALID_ARG listing the names; a key
  * the format does not take: SPIRA_ERR_INVALID_ARG listing its keys (values are checked when
- * the plan is built). */
+ * the plan is built).
+ * name "auto" picks a format for A at once, by rules over its row lengths drawn from H100
+ * measurements (on the CPU backend: csr-scalar), or with options "trial=1" by timing the
+ * candidate formats on A on the context's backend (their conversions are paid then, and
+ * the winner's plan is kept). spira_matrix_get_info then names the format and the reason. */
 SPIRA_API spira_status spira_matrix_set_format(spira_matrix A, const char *name,
                                                const char *options);
 /* Build the plan of the selected format now, so its cost is not paid by the first SpMV. */

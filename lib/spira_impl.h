@@ -136,6 +136,7 @@ struct spira_matrix_s {
     int symmetric;
     char format[32];          /* selected SpMV format name */
     char format_opts[64];     /* its options string, "" if none */
+    char format_reason[320];  /* why "auto" chose format ("" when chosen by name) */
     spira__cache_entry *cache;
 };
 

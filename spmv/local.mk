@@ -1,5 +1,5 @@
-libspira_core_la_SOURCES += spmv/registry.c spmv/spmv.c spmv/csr.c
-noinst_HEADERS += spmv/spmv.h spmv/spmv_gpu.h spmv/csr_gpu.cuh
+libspira_core_la_SOURCES += spmv/registry.c spmv/spmv.c spmv/csr.c spmv/auto.c
+noinst_HEADERS += spmv/spmv.h spmv/spmv_gpu.h spmv/csr_gpu.cuh spmv/auto.h
 CUDA_SRCS += spmv/csr_gpu.cu
 # Bell & Garland (2008) formats: csr-vector, coo, ell, dia, hyb
 libspira_core_la_SOURCES += spmv/padding.c spmv/csr_vector.c spmv/coo.c spmv/ell.c spmv/dia.c \

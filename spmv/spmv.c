@@ -3,6 +3,7 @@
  * plan cache (a plan is built once per matrix, format and options, then reused).
  */
 #include "spmv.h"
+#include "auto.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,11 +24,15 @@ static spira_status unknown_format(spira_context ctx, const char *name)
     char list[512] = "";
     for (int i = 0; i < spira__format_total(); i++) {
         size_t len = strlen(list);
-        snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", spira__format_at(i)->name);
+        snprintf(list + len, sizeof list - len, "%s, ", spira__format_at(i)->name);
     }
+    snprintf(list + strlen(list), sizeof list - strlen(list), "auto");
     return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown SpMV format '%s' (known: %s)", name,
                         list);
 }
+
+/* "auto" is no format of its own, only its name and option keys, for check_option_keys */
+static const spira__format auto_row = {.name = "auto", .options = "trial"};
 
 /* Every "key=value" item of opts names one of f's option keys (empty items are skipped). */
 static spira_status check_option_keys(spira_context ctx, const spira__format *f, const char *opts)
@@ -59,14 +64,22 @@ static spira_status check_option_keys(spira_context ctx, const spira__format *f,
 spira_status spira_matrix_set_format(spira_matrix A, const char *name, const char *options)
 {
     if (!A || !name) return SPIRA_ERR_INVALID_ARG;
+    if (!strcmp(name, "auto")) {
+        SPIRA__TRY(check_option_keys(A->ctx, &auto_row, options));
+        return spira__auto_select(A, options);
+    }
     const spira__format *f = spira__format_find(name);
     if (!f) return unknown_format(A->ctx, name);
     SPIRA__TRY(check_option_keys(A->ctx, f, options));
     if (strlen(options ? options : "") >= sizeof A->format_opts)
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "format options too long: '%s'",
                             options);
-    snprintf(A->format, sizeof A->format, "%s", name);
-    snprintf(A->format_opts, sizeof A->format_opts, "%s", options ? options : "");
+    A->format_reason[0] = 0;
+    /* name or options may be A's own strings (from spira_matrix_get_info) */
+    char fmt_name[sizeof A->format];
+    snprintf(fmt_name, sizeof fmt_name, "%s", name);
+    memmove(A->format_opts, options ? options : "", strlen(options ? options : "") + 1);
+    snprintf(A->format, sizeof A->format, "%s", fmt_name);
     return SPIRA_OK;
 }
 

@@ -6,6 +6,7 @@
  * awkward shapes through spira_spmv on the CPU (so through each layout's host_apply).
  */
 #include "testutil.h"
+#include "auto.h"
 #include "cmrs.h"
 #include "coo.h"
 #include "csr_vector.h"
@@ -15,6 +16,7 @@
 #include "lightspmv.h"
 #include "spmv.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,6 +461,191 @@ START_TEST(lightspmv_options)
 }
 END_TEST
 
+/* ---- auto ------------------------------------------------------------------------------- */
+
+static spira__row_stats stats_of(spira_matrix A)
+{
+    spira__row_stats st;
+    ck_assert_int_eq(spira__row_stats_of(A->ctx, &A->csr, &st), SPIRA_OK);
+    return st;
+}
+
+/* The statistics of a hand-made matrix: rows of 3, 0, 1 and 2 entries on 4 diagonals. */
+START_TEST(auto_row_stats)
+{
+    spira_context ctx = tu_cpu();
+    const int32_t lens[4] = {3, 0, 1, 2}; /* row i: columns i .. i+len-1 (mod 5) */
+    spira_matrix A = from_lengths(ctx, 4, 5, lens, SPIRA_R64);
+    spira__row_stats st = stats_of(A);
+    ck_assert_int_eq(st.nnz, 6);
+    ck_assert_double_eq_tol(st.mean, 1.5, 1e-15);
+    ck_assert_int_eq(st.max_row, 3);
+    ck_assert_double_eq_tol(st.cv, sqrt(1.25) / 1.5, 1e-15);
+    ck_assert_double_eq_tol(st.ell_fill, 3.0 * 4 / 6, 1e-15);
+    /* offsets j - i: row 0: 0 1 2; row 2: 0; row 3: 0 1 -> 3 diagonals, 12 slots */
+    ck_assert_double_eq_tol(st.dia_fill, 3.0 * 4 / 6, 1e-15);
+    spira_matrix_destroy(A);
+    /* no rows, no entries: nothing is filled */
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 0, 0, 0, NULL, NULL, NULL, SPIRA_R64, &A), SPIRA_OK);
+    st = stats_of(A);
+    ck_assert(isinf(st.dia_fill) && isinf(st.ell_fill));
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* The CUDA rules on the kinds of matrix they were drawn from, and the CPU backend's. */
+typedef struct {
+    const char *what, *want;
+    spira_matrix A;
+} auto_case;
+
+START_TEST(auto_rules)
+{
+    spira_context ctx = tu_cpu();
+    char why[320];
+    auto_case t[6];
+    int n = 0;
+    spira_matrix L;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 50, SPIRA_R64, &L), SPIRA_OK);
+    t[n++] = (auto_case){"2-D Laplacian", "dia", L};
+    t[n++] = (auto_case){"small random", "csr-vector",
+                         tu_shape_matrix(ctx, &tu_shapes[0], SPIRA_R64, tu_seed())};
+    int32_t *lens = malloc(80000 * sizeof *lens);
+    for (int i = 0; i < 2000; i++) lens[i] = i == 7 ? 2000 : 2; /* one dense row */
+    t[n++] = (auto_case){"a dense row", "cusparse", from_lengths(ctx, 2000, 2000, lens, SPIRA_R32)};
+    /* 1.28e6 nonzeros; from_lengths puts row i at columns i .. i+15 (mod 80000): a band
+     * whose wrap at the end doubles its diagonals, so ELL, not DIA */
+    for (int i = 0; i < 80000; i++) lens[i] = 16;
+    t[n++] = (auto_case){"rows of 16, a wrapped band", "ell",
+                         from_lengths(ctx, 80000, 80000, lens, SPIRA_R32)};
+    for (int i = 0; i < 80000; i++) lens[i] = i % 100 ? 12 : 600; /* uneven, longest < 1024 */
+    t[n++] = (auto_case){"large, uneven rows", "cusparse",
+                         from_lengths(ctx, 80000, 80000, lens, SPIRA_R32)};
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 10, 10, 0, NULL, NULL, NULL, SPIRA_R64, &L), SPIRA_OK);
+    t[n++] = (auto_case){"no entries", "csr-scalar", L};
+    for (int i = 0; i < n; i++) {
+        spira__row_stats st = stats_of(t[i].A);
+        const char *got = spira__auto_rule(&st, 1, why, sizeof why);
+        ck_assert_msg(!strcmp(got, t[i].want), "%s: %s (%s), wanted %s", t[i].what, got, why,
+                      t[i].want);
+        ck_assert_str_eq(spira__auto_rule(&st, 0, why, sizeof why), "csr-scalar");
+        spira_matrix_destroy(t[i].A);
+    }
+    free(lens);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Rows of equal length at random columns over a large matrix: ELL, by the numbers. */
+START_TEST(auto_rule_uniform_rows)
+{
+    spira__row_stats st = {.nrows = 1000000, .ncols = 1000000, .nnz = 16000000, .mean = 16,
+                           .cv = 0.01, .max_row = 17, .ell_fill = 1.0625, .dia_fill = INFINITY};
+    char why[320];
+    ck_assert_str_eq(spira__auto_rule(&st, 1, why, sizeof why), "ell");
+    ck_assert_ptr_nonnull(strstr(why, "1.06 ELL slots per nonzero"));
+    st.ell_fill = 2; /* the same size, uneven: cuSPARSE */
+    ck_assert_str_eq(spira__auto_rule(&st, 1, why, sizeof why), "cusparse");
+    st.nnz = 999999; /* small: latency */
+    ck_assert_str_eq(spira__auto_rule(&st, 1, why, sizeof why), "csr-vector");
+}
+END_TEST
+
+/* set_format "auto" resolves at once, names the format and the reason in the info; naming a
+ * format clears the reason; a bad option leaves the selection as it was. */
+START_TEST(auto_select)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 20, SPIRA_R64, &A), SPIRA_OK);
+    spira_matrix_info mi;
+    ck_assert_int_eq(spira_matrix_set_format(A, "auto", NULL), SPIRA_OK);
+    spira_matrix_get_info(A, &mi);
+    ck_assert_str_eq(mi.format, "csr-scalar"); /* the CPU backend */
+    ck_assert_ptr_nonnull(strstr(mi.format_reason, "auto: the CPU backend"));
+    ck_assert_int_eq(spira_matrix_set_format(A, "ell", NULL), SPIRA_OK);
+    spira_matrix_get_info(A, &mi);
+    ck_assert_str_eq(mi.format_reason, "");
+    ck_assert_int_eq(spira_matrix_set_format(A, "auto", "trial=2"), SPIRA_ERR_INVALID_ARG);
+    assert_error_has(ctx, "auto option trial=2: 0 or 1");
+    ck_assert_int_eq(spira_matrix_set_format(A, "auto", "tries=1"), SPIRA_ERR_INVALID_ARG);
+    assert_error_has(ctx, "SpMV format 'auto' has no option 'tries' (its options: trial)");
+    spira_matrix_get_info(A, &mi);
+    ck_assert_str_eq(mi.format, "ell");
+    /* the info's own strings handed back (they are A's): the same selection */
+    ck_assert_int_eq(spira_matrix_set_format(A, "hyb", "min_rows=0"), SPIRA_OK);
+    spira_matrix_get_info(A, &mi);
+    ck_assert_int_eq(spira_matrix_set_format(A, mi.format, A->format_opts), SPIRA_OK);
+    spira_matrix_get_info(A, &mi);
+    ck_assert_str_eq(mi.format, "hyb");
+    ck_assert_str_eq(A->format_opts, "min_rows=0");
+    ck_assert_int_eq(spira_matrix_set_format(A, "no-such", NULL), SPIRA_ERR_INVALID_ARG);
+    assert_error_has(ctx, "pkt, auto)");
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* trial=1 times the candidates on this backend, keeps the fastest's plan and no other, and
+ * the SpMV it then runs is right. */
+START_TEST(auto_trial)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[4], SPIRA_R64, tu_seed()); /* dense row */
+    ck_assert_int_eq(spira_matrix_set_format(A, "auto", "trial=1"), SPIRA_OK);
+    spira_matrix_info mi;
+    spira_matrix_get_info(A, &mi);
+    char fastest[64];
+    snprintf(fastest, sizeof fastest, "fastest %s", mi.format);
+    ck_assert_msg(strstr(mi.format_reason, fastest), "%s", mi.format_reason);
+    ck_assert_ptr_nonnull(strstr(mi.format_reason, "auto: timed trial, ms per multiply: csr-scalar "));
+    ck_assert_ptr_nonnull(strstr(mi.format_reason, "cmrs "));
+    ck_assert_ptr_null(strstr(mi.format_reason, "cusparse")); /* CUDA only */
+    int plans = 0;
+    for (spira__cache_entry *e = A->cache; e; e = e->next) plans += !strncmp(e->key, "spmv:", 5);
+    ck_assert_int_eq(plans, 1);
+    char key[128];
+    snprintf(key, sizeof key, "spmv:%s:", mi.format);
+    ck_assert_ptr_nonnull(spira__matrix_cache_find(A, key));
+    ck_assert_int_gt(tu_check_format(ctx, A, mi.format, NULL, "auto trial", tu_seed()), 0);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Every allocation of a trial may fail: NOMEM with the selection as it was, or success, and
+ * never a leak. */
+START_TEST(auto_trial_alloc_failures)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[0], SPIRA_R64, tu_seed());
+    long live = spira__alloc_live();
+    for (long n = 1;; n++) {
+        ck_assert_int_eq(spira_matrix_set_format(A, "coo", NULL), SPIRA_OK);
+        spira__alloc_fail_at(n);
+        spira_status rc = spira_matrix_set_format(A, "auto", "trial=1");
+        long made = spira__alloc_count();
+        spira__alloc_fail_at(0);
+        spira_matrix_info mi;
+        spira_matrix_get_info(A, &mi);
+        if (rc == SPIRA_OK) {
+            ck_assert_ptr_nonnull(strstr(mi.format_reason, "fastest"));
+        } else {
+            ck_assert_msg(rc == SPIRA_ERR_NOMEM, "failure %ld: %s", n, spira_status_name(rc));
+            ck_assert_str_eq(mi.format, "coo");
+        }
+        /* drop whatever plan is cached: what is left must be what was there before */
+        spira__spmv_plan_drop(A);
+        ck_assert_int_eq(spira__alloc_live(), live);
+        if (rc == SPIRA_OK && made < n) break; /* ran without reaching the failure */
+        ck_assert_int_lt(n, 2000);
+    }
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* bytes() of every new format on a 100 x 100 tridiagonal (298 nonzeros), and the plan
  * reports the same. */
 START_TEST(layout_bytes)
@@ -635,6 +822,12 @@ Suite *suite_formats(void)
     tcase_add_test(tc, cmrs_layout_contents);
     tcase_add_test(tc, cmrs_refuses_wide);
     tcase_add_test(tc, lightspmv_options);
+    tcase_add_test(tc, auto_row_stats);
+    tcase_add_test(tc, auto_rules);
+    tcase_add_test(tc, auto_rule_uniform_rows);
+    tcase_add_test(tc, auto_select);
+    tcase_add_test(tc, auto_trial);
+    tcase_add_test(tc, auto_trial_alloc_failures);
     tcase_add_test(tc, layout_bytes);
     tcase_add_test(tc, option_errors);
     tcase_add_test(tc, convert_alloc_failures);

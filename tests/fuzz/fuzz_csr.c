@@ -93,6 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     spira_status fs = spira_spmv(1.0, A, x, 0.0, y);
                     if (fs != SPIRA_OK && fs != SPIRA_ERR_UNSUPPORTED) abort();
                 }
+            /* and the rules of "auto" (its row statistics and diagonal count) */
+            if (spira_matrix_set_format(A, "auto", NULL) != SPIRA_OK ||
+                spira_spmv(1.0, A, x, 0.0, y) != SPIRA_OK)
+                abort();
             spira_matrix_set_format(A, "csr-scalar", NULL);
             /* a small square one also goes through the row matching and both incomplete
              * factorizations (and two preconditioned iterations): any status, no crash */
