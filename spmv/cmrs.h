@@ -4,7 +4,7 @@
  * of per row, so that short rows share a warp's loads. strip_ptr[s] is where strip s's
  * entries begin (row_ptr[s * height]); each entry's row within its strip (0..height-1)
  * rides in the low 4 bits of its column word, as in the paper (so columns < 2^28 and
- * height <= 16). Within a strip the entries are sorted by column (the paper allows any
+ * height <= 16). Within a strip the entries are in column order (the paper allows any
  * order): then the warp's reads of x for neighbouring rows of a banded matrix fall
  * together.
  *
