@@ -170,6 +170,55 @@ static void gpu_check_format(spira_matrix A, const char *name, const char *opts,
     free(x), free(ref), free(o1), free(o2), free(nan), free(scale);
 }
 
+/* "auto" on the CUDA backend: the rules pick dia for a stencil, cusparse for a matrix with
+ * a dense row and csr-vector for a small random one; trial=1 times cusparse too, keeps one
+ * plan, and the format it keeps multiplies like the CPU. */
+START_TEST(gpu_auto_select)
+{
+    spira_matrix L;
+    ck_assert_int_eq(spira_matrix_laplacian(gpu, 2, 64, SPIRA_R64, &L), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_set_format(L, "auto", NULL), SPIRA_OK);
+    spira_matrix_info mi;
+    spira_matrix_get_info(L, &mi);
+    ck_assert_msg(!strcmp(mi.format, "dia"), "Laplacian: %s (%s)", mi.format, mi.format_reason);
+    ck_assert_int_gt(tu_check_format(gpu, L, "dia", NULL, "auto: Laplacian", tu_seed()), 0);
+    spira_matrix_destroy(L);
+    /* a dense row of 2000 in 2000 rows of 2: one row far beyond the rest */
+    int32_t *ri = malloc(6000 * sizeof *ri), *ci = malloc(6000 * sizeof *ci);
+    int32_t nnz = 0;
+    for (int32_t i = 0; i < 2000; i++)
+        for (int32_t k = 0; k < (i == 7 ? 2000 : 2); k++) ri[nnz] = i, ci[nnz++] = (i + k) % 2000;
+    spira_matrix D;
+    ck_assert_int_eq(spira_matrix_from_coo(gpu, 2000, 2000, nnz, ri, ci, NULL, SPIRA_R64, &D),
+                     SPIRA_OK);
+    free(ri), free(ci);
+    ck_assert_int_eq(spira_matrix_set_format(D, "auto", NULL), SPIRA_OK);
+    spira_matrix_get_info(D, &mi);
+    ck_assert_msg(!strcmp(mi.format, "cusparse"), "dense row: %s (%s)", mi.format,
+                  mi.format_reason);
+    /* the trial on the same matrix: every candidate timed on the GPU, cuSPARSE among them */
+    ck_assert_int_eq(spira_matrix_set_format(D, "auto", "trial=1"), SPIRA_OK);
+    spira_matrix_get_info(D, &mi);
+    ck_assert_msg(strstr(mi.format_reason, "cusparse "), "%s", mi.format_reason);
+    char fastest[64];
+    snprintf(fastest, sizeof fastest, "fastest %s", mi.format);
+    ck_assert_msg(strstr(mi.format_reason, fastest), "%s", mi.format_reason);
+    int plans = 0;
+    for (spira__cache_entry *e = D->cache; e; e = e->next) plans += !strncmp(e->key, "spmv:", 5);
+    ck_assert_int_eq(plans, 1); /* the rule's choice built none; the trial kept one */
+    char kept[32];
+    snprintf(kept, sizeof kept, "%s", mi.format);
+    ck_assert_int_gt(tu_check_format(gpu, D, kept, NULL, "auto trial: dense row", tu_seed()), 0);
+    spira_matrix_destroy(D);
+    spira_matrix A = tu_shape_matrix(gpu, &tu_shapes[0], SPIRA_R64, tu_seed()); /* random */
+    ck_assert_int_eq(spira_matrix_set_format(A, "auto", NULL), SPIRA_OK);
+    spira_matrix_get_info(A, &mi);
+    ck_assert_msg(!strcmp(mi.format, "csr-vector"), "small random: %s (%s)", mi.format,
+                  mi.format_reason);
+    spira_matrix_destroy(A);
+}
+END_TEST
+
 /* cuSPARSE's CSR_ALG2 (alg=2) is documented bitwise reproducible: two runs agree. */
 START_TEST(gpu_cusparse_alg2)
 {
@@ -596,6 +645,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_formats_large, 0, 4);
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_alg2, 0, 2);
+    tcase_add_test(tc, gpu_auto_select);
     tcase_add_loop_test(tc, gpu_pkt_options, 0, 2);
     tcase_add_loop_test(tc, gpu_bicgstab_like_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_ilu_like_cpu, 0, 5);

@@ -485,6 +485,14 @@ START_TEST(auto_row_stats)
     /* offsets j - i: row 0: 0 1 2; row 2: 0; row 3: 0 1 -> 3 diagonals, 12 slots */
     ck_assert_double_eq_tol(st.dia_fill, 3.0 * 4 / 6, 1e-15);
     spira_matrix_destroy(A);
+    /* 2^29 columns: too many diagonals to count, so DIA is out, the rest is counted */
+    const int32_t one[3] = {1, 1, 1};
+    A = from_lengths(ctx, 3, INT32_C(1) << 29, one, SPIRA_R64);
+    st = stats_of(A);
+    ck_assert(isinf(st.dia_fill));
+    ck_assert_int_eq(st.max_row, 1);
+    ck_assert_double_eq_tol(st.ell_fill, 1.0, 1e-15);
+    spira_matrix_destroy(A);
     /* no rows, no entries: nothing is filled */
     ck_assert_int_eq(spira_matrix_from_coo(ctx, 0, 0, 0, NULL, NULL, NULL, SPIRA_R64, &A), SPIRA_OK);
     st = stats_of(A);
