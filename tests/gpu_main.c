@@ -608,6 +608,14 @@ START_TEST(gpu_matrix_beyond_free_memory)
 }
 END_TEST
 
+/* Every allocation, host and device, of a workflow over every format on the CUDA context
+ * fails in turn: NOMEM or success, nothing leaked, and the context goes on working. */
+START_TEST(gpu_nth_allocation_fails)
+{
+    tu_check_allocation_walk(gpu, _i);
+}
+END_TEST
+
 /* Two threads, each with its own CUDA context (its own stream and handles), at once. */
 START_TEST(gpu_two_threads)
 {
@@ -654,6 +662,7 @@ int main(void)
     tcase_add_test(tc, gpu_out_of_memory);
     tcase_add_test(tc, gpu_fill_device_memory);
     tcase_add_test(tc, gpu_matrix_beyond_free_memory);
+    tcase_add_loop_test(tc, gpu_nth_allocation_fails, 0, 4);
     tcase_add_test(tc, gpu_two_threads);
     tcase_add_test(tc, gpu_bitwise_reproducible);
     suite_add_tcase(s, tc);

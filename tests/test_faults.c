@@ -3,19 +3,23 @@
  * a whole workflow (context, matrix, every SpMV format, reading a gzipped Matrix Market
  * file, a preconditioned solve). Each run
  * must return SPIRA_OK or SPIRA_ERR_NOMEM, never crash, and leave no block allocated.
+ * The GPU suite walks the same workflow on its CUDA context, where device allocations (every
+ * format's upload) fail in turn too.
  */
 #include "testutil.h"
 
 #include <string.h>
 
-/* One whole workflow on the CPU backend; returns the first failing status. Frees all. */
-static spira_status workflow(const tu_shape *shape, const tu_triplets *T, spira_dtype t)
+/* One whole workflow on `given` (or, if NULL, on a CPU context it creates); returns the
+ * first failing status. Frees all it made. */
+static spira_status workflow(spira_context given, const tu_shape *shape, const tu_triplets *T,
+                             spira_dtype t)
 {
-    spira_context ctx = NULL;
+    spira_context ctx = given;
     spira_matrix A = NULL, S = NULL, F = NULL;
     spira_vector x = NULL, y = NULL, b = NULL, sx = NULL;
     spira_context_opts o = {SPIRA_BACKEND_CPU, 0, 0};
-    spira_status s = spira_context_create(&ctx, &o);
+    spira_status s = given ? SPIRA_OK : spira_context_create(&ctx, &o);
     if (s == SPIRA_OK)
         s = spira_matrix_from_coo(ctx, shape->nrows, shape->ncols, T->nnz, T->ri, T->ci,
                                   t == SPIRA_R64 ? (void *)T->v : (void *)T->vf, t, &A);
@@ -50,21 +54,21 @@ static spira_status workflow(const tu_shape *shape, const tu_triplets *T, spira_
     spira_vector_destroy(x), spira_vector_destroy(y), spira_vector_destroy(b);
     spira_vector_destroy(sx);
     spira_matrix_destroy(A), spira_matrix_destroy(S), spira_matrix_destroy(F);
-    spira_context_destroy(ctx);
+    if (!given) spira_context_destroy(ctx);
     return s;
 }
 
-START_TEST(nth_allocation_fails)
+void tu_check_allocation_walk(spira_context ctx, int variant)
 {
-    spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
-    const tu_shape *shape = &tu_shapes[_i < 2 ? 0 : 3]; /* random, empty-rows */
+    spira_dtype t = variant % 2 ? SPIRA_R32 : SPIRA_R64;
+    const tu_shape *shape = &tu_shapes[variant < 2 ? 0 : 3]; /* random, empty-rows */
     tu_triplets T;
-    tu_shape_triplets(shape, tu_seed() + (unsigned)_i, &T);
+    tu_shape_triplets(shape, tu_seed() + (unsigned)variant, &T);
     long base = spira__alloc_live();
     int ok = 0;
     for (long n = 1; n < 100000 && !ok; n++) {
         spira__alloc_fail_at(n);
-        spira_status s = workflow(shape, &T, t);
+        spira_status s = workflow(ctx, shape, &T, t);
         long made = spira__alloc_count();
         spira__alloc_fail_at(0);
         ck_assert_msg(spira__alloc_live() == base, "failing allocation %ld leaked %ld blocks", n,
@@ -79,6 +83,11 @@ START_TEST(nth_allocation_fails)
     }
     ck_assert(ok);
     tu_triplets_free(&T);
+}
+
+START_TEST(nth_allocation_fails)
+{
+    tu_check_allocation_walk(NULL, _i);
 }
 END_TEST
 

@@ -79,6 +79,11 @@ Suite *suite_determinism(void);
 /* Every format `runs` times and a BiCGSTAB solve twice: bitwise equal (test_determinism.c). */
 void tu_check_bitwise(spira_context ctx, int runs);
 
+/* The n-th allocation fails for n = 1, 2, ... through a workflow over every format on ctx
+ * (NULL: a CPU context made inside, its own allocations walked too); variant 0..3 picks
+ * the shape and precision (test_faults.c). */
+void tu_check_allocation_walk(spira_context ctx, int variant);
+
 /* Two threads with a context each solve at once and match their lone runs (test_threads.c). */
 void tu_check_two_threads(spira_backend backend);
 Suite *suite_pkt(void);
