@@ -9,14 +9,15 @@
 # SPIRA_SPMV (or -x): path to the spira-spmv binary; default ./examples/spira-spmv (run from
 # a build directory), then spira-spmv on PATH. LAPLACIANS: generated problems as DIM:N
 # (default "2:1000 2:2000 3:100 3:150"; empty for none). Exit status 1 if any run failed
-# (its stderr goes to OUT.log), the CSV still holds every other run.
+# (its stderr goes to OUT.log), the CSV still holds every other run. FORMATS defaults to
+# "all,auto": every registered format, then what `auto` picks (its note names the choice).
 set -u
 
 spmv=${SPIRA_SPMV:-}
 out=spmv-$(date -u +%Y%m%d-%H%M%S).csv
 prec=d
 reps=100
-formats=all
+formats=all,auto
 laps=${LAPLACIANS-"2:1000 2:2000 3:100 3:150"}
 while getopts x:o:p:r:f:h opt; do
     case $opt in
