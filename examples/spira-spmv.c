@@ -35,8 +35,8 @@ static void usage(FILE *f)
             "       spira-spmv --list-formats\n"
             "       spira-spmv --copy-bandwidth[=MIB] [--backend NAME]\n"
             "Time y = A x with each SpMV format and compare with cuSPARSE and the CPU reference.\n"
-            "  --formats LIST       'all' (default) or a comma list of NAME[:OPTIONS]; OPTIONS\n"
-            "                       are key=value pairs, e.g. pkt:partition=rcm,cusparse:alg=2\n"
+            "  --formats LIST       'all' (default) or a comma list of NAME[:OPTIONS], auto too;\n"
+            "                       OPTIONS are key=value pairs, e.g. pkt:partition=rcm,auto:trial=1\n"
             "  --precision s|d      single or double (default d)\n"
             "  --reps N             timed runs per format (default 100); the median is reported\n"
             "  --warmup N           untimed runs first (default 5)\n"
@@ -263,6 +263,9 @@ int main(int argc, char **argv)
                 spira_format_describe(i, &name, &desc);
                 printf("%-14s %s\n", name, desc);
             }
+            printf("%-14s %s\n", "auto",
+                   "not a format: picks one of the above from A's row lengths and diagonals "
+                   "(trial=1: times them on A and keeps the fastest)");
             return 0;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
