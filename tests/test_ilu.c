@@ -220,7 +220,9 @@ START_TEST(ilu_real_nonsymmetric)
     } cases[] = {{"west0067.mtx", SPIRA_PRECOND_ILU0, 0, 0, 100},
                  {"west0067.mtx", SPIRA_PRECOND_ILUT, 0, 0, 50},
                  {"sherman5.mtx", SPIRA_PRECOND_ILU0, 0, 0, 60},
-                 {"bayer10.mtx.gz", SPIRA_PRECOND_ILUT, 1e-4, 10, 500},
+                 /* 113-337 iterations over 45 random right-hand sides, 576 for one
+                  * (seed 1795542037, which failed CI at the old limit of 500) */
+                 {"bayer10.mtx.gz", SPIRA_PRECOND_ILUT, 1e-4, 10, 2000},
                  {"west0067.mtx", SPIRA_PRECOND_ILU0, 0, 0, 100}};
     spira_dtype t = _i == 4 ? SPIRA_R32 : SPIRA_R64;
     spira_context ctx = tu_cpu();
