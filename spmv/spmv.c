@@ -34,12 +34,20 @@ static spira_status unknown_format(spira_context ctx, const char *name)
 /* "auto" is no format of its own, only its name and option keys, for check_option_keys */
 static const spira__format auto_row = {.name = "auto", .options = "trial"};
 
+/* The item of an options string "k=v,k2=v2" that starts at p ends at *end; returns where
+ * the next one starts. */
+static const char *opt_item(const char *p, const char **end)
+{
+    *end = strchr(p, ',');
+    if (!*end) *end = p + strlen(p);
+    return **end ? *end + 1 : *end;
+}
+
 /* Every "key=value" item of opts names one of f's option keys (empty items are skipped). */
 static spira_status check_option_keys(spira_context ctx, const spira__format *f, const char *opts)
 {
-    for (const char *p = opts ? opts : ""; *p;) {
-        const char *end = strchr(p, ',');
-        if (!end) end = p + strlen(p);
+    for (const char *p = opts ? opts : "", *end, *next; *p; p = next) {
+        next = opt_item(p, &end);
         const char *eq = memchr(p, '=', (size_t)(end - p));
         if (end > p && !eq)
             return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
@@ -56,7 +64,6 @@ static spira_status check_option_keys(spira_context ctx, const spira__format *f,
                                 "SpMV format '%s' has no option '%.*s' (%s%s)", f->name, (int)klen,
                                 p, *f->options ? "its options: " : "it takes none",
                                 f->options);
-        p = *end ? end + 1 : end;
     }
     return SPIRA_OK;
 }
@@ -186,15 +193,13 @@ static int opt_find(const char *opts, const char *key, const char **v, size_t *v
 {
     size_t klen = strlen(key);
     int found = 0;
-    for (const char *p = opts; p && *p;) {
-        const char *end = strchr(p, ',');
-        if (!end) end = p + strlen(p);
+    for (const char *p = opts, *end, *next; p && *p; p = next) {
+        next = opt_item(p, &end);
         if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
             *v = p + klen + 1;
             *vlen = (size_t)(end - *v);
             found = 1;
         }
-        p = *end ? end + 1 : end;
     }
     return found;
 }
