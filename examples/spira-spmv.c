@@ -87,18 +87,6 @@ static int parse_formats(const char *list, fmt_item *items, int cap)
     return n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* One run of the plan timed on the backend's clock. */
 static spira_status timed_apply(spira_context ctx, spira__spmv_plan *p, spira_cuda_timer *tm,
                                 const void *x, void *y, double *ms)
@@ -140,7 +128,7 @@ static spira_status copy_bandwidth(spira_context ctx, size_t bytes, int reps, do
         }
         if (r >= 0) t[r] = ms;
     }
-    if (s == SPIRA_OK) *gbs = 2.0 * (double)bytes / (median(t, reps) * 1e6);
+    if (s == SPIRA_OK) *gbs = 2.0 * (double)bytes / (spira__median(t, reps) * 1e6);
     spira__cuda_timer_destroy(tm);
     spira__mem_free(ctx, a);
     spira__mem_free(ctx, b);
@@ -215,7 +203,7 @@ static void bench_format(spira_context ctx, spira_matrix A, const fmt_item *it, 
     for (int k = 0; k < reps && s == SPIRA_OK; k++)
         s = timed_apply(ctx, p, tm, x->data, y->data, &t[k]);
     if (s == SPIRA_OK) {
-        r->spmv_ms = median(t, reps);
+        r->spmv_ms = spira__median(t, reps);
         r->spmv_min_ms = t[0];
         r->ok = 1;
         r->status = r->err <= tol ? "ok" : "WRONG";

@@ -10,7 +10,6 @@
 #include "spira_impl.h"
 
 #include <stdlib.h>
-#include <time.h>
 
 static long fail_at;   /* 0: disarmed */
 static long made;      /* allocations since arming */
@@ -88,11 +87,4 @@ spira_status spira__alloc(spira_context ctx, void **p, size_t count, size_t size
     *p = spira__malloc(count * size);
     if (!*p) return spira__nomem(ctx, what, count * size);
     return SPIRA_OK;
-}
-
-double spira__now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }

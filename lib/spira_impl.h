@@ -74,8 +74,10 @@ long spira__alloc_count(void);
 long spira__alloc_live(void);
 void spira__alloc_track(long delta);
 
-/* Wall clock in milliseconds (monotonic). */
+/* Wall clock in milliseconds (monotonic), and the median of n > 0 values, which it sorts
+ * in place (lib/timing.c). */
 double spira__now_ms(void);
+double spira__median(double *v, int n);
 
 /* ---- host CSR (lib/csr.c) -------------------------------------------------------------
  * Canonical form: 0-based, columns strictly increasing in each row (duplicates summed),

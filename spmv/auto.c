@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* beyond this many possible diagonals (nrows + ncols - 1) they are not counted: such a
@@ -97,12 +96,6 @@ const char *spira__auto_rule(const spira__row_stats *s, int cuda, char *why, siz
 static const char *const trial_formats[] = {"csr-scalar", "csr-vector", "ell", "dia", "hyb",
                                             "cmrs", "cusparse", NULL};
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Median over 5 batches of 10 multiplies of the milliseconds one takes, after 2 untimed. */
 static spira_status time_plan(spira_context ctx, spira__spmv_plan *p, spira_vector x,
                               spira_vector y, double *ms)
@@ -117,8 +110,7 @@ static spira_status time_plan(spira_context ctx, spira__spmv_plan *p, spira_vect
         SPIRA__TRY(spira_context_synchronize(ctx));
         t[b] = (spira__now_ms() - t0) / reps;
     }
-    qsort(t, batches, sizeof t[0], cmp_double);
-    *ms = t[batches / 2];
+    *ms = spira__median(t, batches);
     return SPIRA_OK;
 }
 
