@@ -187,11 +187,12 @@ spira_status spira__auto_select(spira_matrix A, const char *opts)
     if (timed) {
         s = trial(A, why, sizeof why);
     } else {
-        spira__row_stats st;
-        s = spira__row_stats_of(ctx, &A->csr, &st);
+        /* the CPU backend's rule reads no statistics: none are gathered for it */
+        const int cuda = ctx->backend == SPIRA_BACKEND_CUDA;
+        spira__row_stats st = {0};
+        s = cuda ? spira__row_stats_of(ctx, &A->csr, &st) : SPIRA_OK;
         if (s == SPIRA_OK) {
-            snprintf(A->format, sizeof A->format, "%s",
-                     spira__auto_rule(&st, ctx->backend == SPIRA_BACKEND_CUDA, why, sizeof why));
+            snprintf(A->format, sizeof A->format, "%s", spira__auto_rule(&st, cuda, why, sizeof why));
             A->format_opts[0] = 0;
         }
     }
