@@ -342,7 +342,7 @@ START_TEST(gpu_ilu_like_cpu)
     } cases[] = {{"west0067.mtx", SPIRA_PRECOND_ILU0, 0, 0},
                  {"west0067.mtx", SPIRA_PRECOND_ILUT, 0, 0},
                  {"sherman5.mtx", SPIRA_PRECOND_ILU0, 0, 0},
-                 {"bayer10.mtx.gz", SPIRA_PRECOND_ILUT, 1e-4, 10},
+                 {"bayer10.mtx.gz", SPIRA_PRECOND_ILUT, 1e-5, 20},
                  {"west0067.mtx", SPIRA_PRECOND_ILU0, 0, 0}};
     spira_dtype t = _i == 4 ? SPIRA_R32 : SPIRA_R64;
     spira_context c = tu_cpu();
@@ -390,8 +390,9 @@ START_TEST(gpu_ilu_like_cpu)
     }
     ck_assert_msg(dmax <= (t == SPIRA_R64 ? 1e-10 : 1e-3) * zmax,
                   "%s: GPU and CPU applies differ by %g (max |z| %g)", cases[_i].file, dmax, zmax);
-    /* the same preconditioned iteration, rounded differently: bayer10's irregular
-     * convergence spreads it most (seen 58 apart at ~250 iterations on an H100) */
+    /* the same preconditioned iteration, rounded differently. bayer10 takes ILUT(1e-5, 20)
+     * (about 25 iterations): with ILUT(1e-4, 10) it needs ~250, and rounding alone spread
+     * the two backends' counts by up to 174 on an H100 at 4c69389 */
     ck_assert_int_le(abs(info[0].iterations - info[1].iterations), 3 + info[0].iterations / 3);
     free(z[0]), free(z[1]), free(r);
     spira_context_destroy(c);
