@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     printf("  alpha       %g, SpMV format %s\n", o.alpha > 0 ? o.alpha : 0.85,
            info.format ? info.format : "?");
     if (mi.format_reason[0]) /* chosen from G's rows; the transition is G's transpose */
-        printf("  format      %s\n", mi.format_reason);
+        printf("  format      %s (chosen in %.3f ms)\n", mi.format_reason, mi.select_ms);
     printf("  result      %s after %d iterations, ||x_k - x_k-1||_1 = %.3e\n",
            spira_reason_string(info.reason), info.iterations, info.delta);
     printf("  sum         |sum(x) - 1| = %.2e before the final renormalization\n",

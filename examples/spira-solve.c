@@ -152,7 +152,8 @@ int main(int argc, char **argv)
     spira_status s = spira_solve(type, A, b, x, &o, &info);
     printf("  solver      %s, preconditioner %s, SpMV format %s\n", solver_name, precond_name,
            info.format ? info.format : "?");
-    if (mi.format_reason[0]) printf("  format      %s\n", mi.format_reason);
+    if (mi.format_reason[0])
+        printf("  format      %s (chosen in %.3f ms)\n", mi.format_reason, mi.select_ms);
     if (type == SPIRA_SOLVER_JACOBI)
         printf("  damping     w = %g\n", o.damping > 0 ? o.damping : 1.0);
     printf("  result      %s after %d iterations\n", spira_reason_string(info.reason),

@@ -155,7 +155,7 @@ typedef struct {
     int ok;             /* measured */
     const char *status; /* "ok", "refused", "error", "WRONG" */
     char note[512];     /* refusal reason, error message or the format's stats */
-    double convert_ms, upload_ms, spmv_ms, spmv_min_ms, err;
+    double select_ms, convert_ms, upload_ms, spmv_ms, spmv_min_ms, err; /* select: auto's */
     size_t bytes;
 } result;
 
@@ -174,6 +174,9 @@ static void bench_format(spira_context ctx, spira_matrix A, const fmt_item *it, 
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
         return;
     }
+    spira_matrix_info mi;
+    spira_matrix_get_info(A, &mi);
+    r->select_ms = mi.select_ms;
     r->convert_ms = p->convert_ms;
     r->upload_ms = p->upload_ms;
     r->bytes = p->bytes;
@@ -334,8 +337,8 @@ int main(int argc, char **argv)
     size_t vb = spira_dtype_size(dtype);
     if (csv) {
         if (copy_mib > 0) printf("# copy_bandwidth_gbs: %.2f\n", copy_gbs);
-        printf("matrix,nrows,ncols,nnz,precision,backend,format,options,status,convert_ms,"
-               "upload_ms,setup_ms,setup_spmv_equiv,spmv_ms,spmv_min_ms,gflops,gbs,"
+        printf("matrix,nrows,ncols,nnz,precision,backend,format,options,status,select_ms,"
+               "convert_ms,upload_ms,setup_ms,setup_spmv_equiv,spmv_ms,spmv_min_ms,gflops,gbs,"
                "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,note\n");
     } else {
         printf("spira-spmv %s: %s, %d x %d, %d nonzeros (max %d a row), %s precision\n",
@@ -358,7 +361,7 @@ int main(int argc, char **argv)
         if (i == base && gpu && r.ok) t_cusparse = r.spmv_ms;
         if (!r.ok && strcmp(r.status, "refused")) rc = 1;
         if (r.ok && strcmp(r.status, "ok")) rc = 1;
-        double setup = r.convert_ms + r.upload_ms, t = r.spmv_ms;
+        double setup = r.select_ms + r.convert_ms + r.upload_ms, t = r.spmv_ms;
         double gflops = r.ok && t > 0 ? 2.0 * csr->nnz / (t * 1e6) : 0;
         double bytes = (double)r.bytes + (double)n * vb + (double)m * vb;
         double gbs = r.ok && t > 0 ? bytes / (t * 1e6) : 0;
@@ -372,11 +375,11 @@ int main(int argc, char **argv)
             putchar(',');
             csv_field(items[i].opts);
             if (r.ok)
-                printf(",%s,%.4f,%.4f,%.4f,%.2f,%.6f,%.6f,%.3f,%.3f,%.4f,%zu,%.3e,%ld,", r.status,
-                       r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, t, r.spmv_min_ms,
+                printf(",%s,%.4f,%.4f,%.4f,%.4f,%.2f,%.6f,%.6f,%.3f,%.3f,%.4f,%zu,%.3e,%ld,",
+                       r.status, r.select_ms, r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, t, r.spmv_min_ms,
                        gflops, gbs, ratio, r.bytes, r.err, reps);
             else
-                printf(",%s,,,,,,,,,,,,%ld,", r.status, reps);
+                printf(",%s,,,,,,,,,,,,,%ld,", r.status, reps);
             csv_field(r.note);
             putchar('\n');
         } else if (r.ok) {

@@ -72,6 +72,7 @@ spira_status spira_matrix_get_info(spira_matrix A, spira_matrix_info *info)
     info->symmetric = A->symmetric;
     info->format = A->format;
     info->format_reason = A->format_reason;
+    info->select_ms = A->select_ms;
     info->setup_ms = 0;
     char key[sizeof A->cache->key];
     snprintf(key, sizeof key, "spmv:%s:%s", A->format, A->format_opts);

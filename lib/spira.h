@@ -105,6 +105,8 @@ typedef struct {
     const char *format;        /* SpMV format selected by spira_matrix_set_format ("csr") */
     double setup_ms;           /* time spent building the current format's plan, 0 if none */
     const char *format_reason; /* why "auto" chose format ("" when it was named) */
+    double select_ms;          /* time "auto" spent choosing: its row statistics, or the
+                                * trial's timings and the plans it did not keep (0 if named) */
 } spira_matrix_info;
 
 /* From 0-based CSR arrays (copied; columns need not be sorted, duplicates are summed).

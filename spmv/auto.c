@@ -114,9 +114,10 @@ static spira_status time_plan(spira_context ctx, spira__spmv_plan *p, spira_vect
     return SPIRA_OK;
 }
 
-/* Time every trial format that takes A; leave A on the fastest with only its plan built.
- * A format that refuses A (fill limits) or does not fit in memory is passed over. */
-static spira_status trial(spira_matrix A, char *why, size_t len)
+/* Time every trial format that takes A; leave A on the fastest with only its plan built,
+ * and *kept_ms what building that plan took. A format that refuses A (fill limits) or does
+ * not fit in memory is passed over. */
+static spira_status trial(spira_matrix A, char *why, size_t len, double *kept_ms)
 {
     spira_context ctx = A->ctx;
     spira_vector x = NULL, y = NULL;
@@ -151,6 +152,7 @@ static spira_status trial(spira_matrix A, char *why, size_t len)
                 spira__spmv_plan_drop(A);
             }
             best_ms = ms;
+            *kept_ms = p->convert_ms + p->upload_ms;
             snprintf(best, sizeof best, "%s", name);
         } else {
             spira__spmv_plan_drop(A);
@@ -183,9 +185,11 @@ spira_status spira__auto_select(spira_matrix A, const char *opts)
     snprintf(old, sizeof old, "%s", A->format);
     snprintf(old_opts, sizeof old_opts, "%s", A->format_opts);
     char why[sizeof A->format_reason - sizeof "auto: "];
+    const double t0 = spira__now_ms();
+    double kept_ms = 0; /* the chosen plan's build, counted in its own setup time */
     spira_status s;
     if (timed) {
-        s = trial(A, why, sizeof why);
+        s = trial(A, why, sizeof why, &kept_ms);
     } else {
         /* the CPU backend's rule reads no statistics: none are gathered for it */
         const int cuda = ctx->backend == SPIRA_BACKEND_CUDA;
@@ -202,5 +206,6 @@ spira_status spira__auto_select(spira_matrix A, const char *opts)
         return s;
     }
     snprintf(A->format_reason, sizeof A->format_reason, "auto: %s", why);
+    A->select_ms = spira__now_ms() - t0 - kept_ms;
     return SPIRA_OK;
 }

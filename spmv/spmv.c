@@ -82,6 +82,7 @@ spira_status spira_matrix_set_format(spira_matrix A, const char *name, const cha
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "format options too long: '%s'",
                             options);
     A->format_reason[0] = 0;
+    A->select_ms = 0;
     /* name or options may be A's own strings (from spira_matrix_get_info) */
     char fmt_name[sizeof A->format];
     snprintf(fmt_name, sizeof fmt_name, "%s", name);
