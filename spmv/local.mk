@@ -16,6 +16,10 @@ CUDA_SRCS += spmv/lightspmv_gpu.cu
 libspira_core_la_SOURCES += spmv/cmrs.c
 noinst_HEADERS += spmv/cmrs.h
 CUDA_SRCS += spmv/cmrs_gpu.cu
+# SURAA (Muhammed, Mehmood, Albeshri, Katib 2019)
+libspira_core_la_SOURCES += spmv/suraa.c
+noinst_HEADERS += spmv/suraa.h
+CUDA_SRCS += spmv/suraa_gpu.cu
 libspira_core_la_SOURCES += spmv/cusparse.c
 noinst_HEADERS += spmv/cusparse_row.h
 CUDA_SRCS += spmv/cusparse_gpu.cu

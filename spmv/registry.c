@@ -12,6 +12,7 @@
 #include "hyb.h"
 #include "lightspmv.h"
 #include "pkt.h"
+#include "suraa.h"
 
 #include <string.h>
 
@@ -52,6 +53,15 @@ static const spira__format formats[] = {
      "height",
      spira__cmrs_convert, spira__cmrs_host_apply, spira__cmrs_bytes, spira__cmrs_destroy,
      GPU_OPS(spira__cmrs_upload, spira__cmrs_apply, spira__cmrs_dev_destroy)},
+    {"suraa",
+     "rows sorted by length, Freedman-Diaconis segments (at least 32 rows), each to a scalar "
+     "(mean < 32), vector (Y threads a row) or dynamic-parallelism kernel (the longest "
+     "rows, up to children=2048) on its own stream (Muhammed et al. 2019; segment=N, "
+     "children=N, dynamic=0|1); deterministic",
+     "segment children dynamic",
+     spira__suraa_convert, spira__suraa_host_apply, spira__suraa_bytes, spira__suraa_destroy,
+     GPU_OPS_STATS(spira__suraa_upload, spira__suraa_apply, spira__suraa_dev_destroy,
+                   spira__suraa_stats)},
     {"coo",
      "COO, flat intervals of nonzeros per warp, segmented reduction with a carry fix-up; "
      "no atomics, deterministic per GPU model (Bell & Garland 2008)",

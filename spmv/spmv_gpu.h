@@ -33,6 +33,12 @@ spira_status spira__cmrs_apply(spira_context ctx, void *dev, double alpha, const
                                double beta, void *y);
 void spira__cmrs_dev_destroy(spira_context ctx, void *dev);
 
+/* SURAA (suraa_gpu.cu) */
+spira_status spira__suraa_upload(spira_context ctx, const void *layout, void **dev);
+spira_status spira__suraa_apply(spira_context ctx, void *dev, double alpha, const void *x,
+                                double beta, void *y);
+void spira__suraa_dev_destroy(spira_context ctx, void *dev);
+
 /* coo (coo_gpu.cu) */
 spira_status spira__coo_upload(spira_context ctx, const void *layout, void **dev);
 spira_status spira__coo_apply(spira_context ctx, void *dev, double alpha, const void *x,

@@ -6,11 +6,15 @@
 #include "testutil.h"
 #include "cuda/gateway.h"
 #include "precond.h"
+#include "spmv.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef HAVE_CUDA
+#include <cuda_runtime_api.h> /* the device runtime's pending-launch limit, for SURAA */
+#endif
 
 static spira_context gpu;
 
@@ -216,6 +220,40 @@ START_TEST(gpu_auto_select)
     ck_assert_msg(!strcmp(mi.format, "csr-vector"), "small random: %s (%s)", mi.format,
                   mi.format_reason);
     spira_matrix_destroy(A);
+}
+END_TEST
+
+/* SURAA's dynamic parallelism: 6000 rows of 64 entries, all in G1 with children=8192, more
+ * child grids than the device's default pending-launch buffer (2048), which upload
+ * raises. Then the buffer is cut to 32 under the plan already built, so that child launches
+ * are refused and their parent threads sum the rows: right both times. */
+START_TEST(gpu_suraa_children)
+{
+#ifdef HAVE_CUDA
+    enum { n = 6000, per_row = 64 };
+    int32_t *ri = malloc(n * per_row * sizeof *ri), *ci = malloc(n * per_row * sizeof *ci);
+    for (int32_t i = 0, k = 0; i < n; i++)
+        for (int32_t j = 0; j < per_row; j++, k++) ri[k] = i, ci[k] = (i * 7 + j * 97) % n;
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(gpu, n, n, n * per_row, ri, ci, NULL, SPIRA_R64, &A),
+                     SPIRA_OK);
+    free(ri), free(ci);
+    size_t before = 0;
+    ck_assert_int_eq(cudaDeviceGetLimit(&before, cudaLimitDevRuntimePendingLaunchCount), cudaSuccess);
+    ck_assert_int_gt(tu_check_format(gpu, A, "suraa", "children=8192", "G1 of 6000 rows", tu_seed()), 0);
+    spira__spmv_plan *p;
+    ck_assert_int_eq(spira__spmv_plan_get(A, &p), SPIRA_OK);
+    ck_assert_msg(strstr(p->fmt->stats(p->layout), "rows G1 6000 (dynamic), G2 0, G3 0"), "%s",
+                  p->fmt->stats(p->layout));
+    size_t raised = 0;
+    ck_assert_int_eq(cudaDeviceGetLimit(&raised, cudaLimitDevRuntimePendingLaunchCount), cudaSuccess);
+    ck_assert_uint_ge(raised, n);
+    cudaError_t e = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 32);
+    ck_assert_msg(e == cudaSuccess, "cutting the pending-launch limit: %s", cudaGetErrorString(e));
+    ck_assert_int_gt(tu_check_format(gpu, A, "suraa", "children=8192", "pending limit 32", tu_seed() + 1), 0);
+    ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, before), cudaSuccess);
+    spira_matrix_destroy(A);
+#endif
 }
 END_TEST
 
@@ -655,6 +693,7 @@ int main(void)
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_alg2, 0, 2);
     tcase_add_test(tc, gpu_auto_select);
+    tcase_add_test(tc, gpu_suraa_children);
     tcase_add_loop_test(tc, gpu_pkt_options, 0, 2);
     tcase_add_loop_test(tc, gpu_bicgstab_like_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_ilu_like_cpu, 0, 5);

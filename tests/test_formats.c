@@ -14,6 +14,7 @@
 #include "ell.h"
 #include "hyb.h"
 #include "lightspmv.h"
+#include "suraa.h"
 #include "spmv.h"
 
 #include <math.h>
@@ -435,6 +436,96 @@ START_TEST(cmrs_refuses_wide)
 }
 END_TEST
 
+/* ---- SURAA ------------------------------------------------------------------------------ */
+
+/* 10 rows of 1500 entries, 40 of 100 and 150 of 3, interleaved: the rows sorted longest
+ * first (ties by first column), each a copy of its row of A; the groups and launches the
+ * options give; bytes. */
+START_TEST(suraa_layout_contents)
+{
+    spira_context ctx = tu_cpu();
+    int32_t lens[200];
+    for (int i = 0; i < 200; i++) lens[i] = i % 20 == 7 ? 1500 : i % 5 == 1 ? 100 : 3;
+    spira_matrix A = from_lengths(ctx, 200, 3000, lens, SPIRA_R64);
+    const spira__csr *c = &A->csr;
+    const struct {
+        const char *opts;
+        int32_t segment, g1, g2, g3, nlaunch;
+        spira__suraa_launch l[3];
+    } want[] = {
+        /* IQR 0 (the middle half are rows of 3): the 32-row floor; two segments of mean >32 */
+        {"", 32, 64, 0, 136, 2, {{SPIRA__SURAA_DYNAMIC, 0, 64, 0}, {SPIRA__SURAA_SCALAR, 64, 200, 0}}},
+        {"segment=10,children=15", 10, 10, 40, 150, 3,
+         {{SPIRA__SURAA_DYNAMIC, 0, 10, 0}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SCALAR, 50, 200, 0}}},
+        {"segment=10,dynamic=0", 10, 50, 0, 150, 3,
+         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SCALAR, 50, 200, 0}}},
+        {"segment=10,children=0", 10, 0, 50, 150, 3,
+         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SCALAR, 50, 200, 0}}},
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        spira__suraa *S = convert(ctx, A, "suraa", want[w].opts, SPIRA_OK);
+        ck_assert_double_eq(S->fd_rows, 0);
+        ck_assert_int_eq(S->segment, want[w].segment);
+        ck_assert_int_eq(S->group_rows[0], want[w].g1);
+        ck_assert_int_eq(S->group_rows[1], want[w].g2);
+        ck_assert_int_eq(S->group_rows[2], want[w].g3);
+        ck_assert_int_eq(S->nlaunch, want[w].nlaunch);
+        for (int32_t l = 0; l < S->nlaunch; l++)
+            ck_assert_msg(!memcmp(&S->launch[l], &want[w].l[l], sizeof S->launch[l]),
+                          "'%s' launch %d: kind %d rows %d..%d Y %d", want[w].opts, l,
+                          S->launch[l].kind, S->launch[l].first, S->launch[l].end,
+                          S->launch[l].threads);
+        char seen[200] = {0};
+        for (int32_t i = 0; i < 200; i++) {
+            const int32_t r = S->perm[i], n = S->row_ptr[i + 1] - S->row_ptr[i];
+            ck_assert(r >= 0 && r < 200 && !seen[r]);
+            seen[r] = 1;
+            ck_assert_int_eq(n, lens[r]);
+            if (i > 0) { /* longest first, then by first column (here: by row) */
+                const int32_t np = S->row_ptr[i] - S->row_ptr[i - 1];
+                ck_assert(np > n || (np == n && S->col_idx[S->row_ptr[i - 1]] < S->col_idx[S->row_ptr[i]]));
+            }
+            for (int32_t k = 0; k < n; k++) {
+                ck_assert_int_eq(S->col_idx[S->row_ptr[i] + k], c->col_idx[c->row_ptr[r] + k]);
+                ck_assert_double_eq(spira__get(S->val, SPIRA_R64, S->row_ptr[i] + k),
+                                    spira__get(c->val, SPIRA_R64, c->row_ptr[r] + k));
+            }
+        }
+        ck_assert_uint_eq(spira__suraa_bytes(S), (size_t)(201 + 200) * 4 + (size_t)c->nnz * 12);
+        release("suraa", S);
+    }
+    /* Y: half the row rounded up to a warp, 32 to 1024 */
+    const int64_t npr[] = {0, 1, 65, 66, 100, 1500, 2048, 2049, 1 << 30};
+    const int32_t y[] = {32, 32, 32, 64, 64, 768, 1024, 1024, 1024};
+    for (int i = 0; i < 9; i++) ck_assert_int_eq(spira__suraa_threads(npr[i]), y[i]);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* The Freedman-Diaconis segment when it is above the floor: lengths 1..4096 (each once),
+ * IQR 2048 over m = 4096 rows gives 2 * 2048 / 16 = 256 rows. */
+START_TEST(suraa_freedman_diaconis)
+{
+    spira_context ctx = tu_cpu();
+    static int32_t lens[4096];
+    for (int i = 0; i < 4096; i++) lens[i] = (i * 1031) % 4096 + 1; /* 1..4096, shuffled */
+    spira_matrix A = from_lengths(ctx, 4096, 4096, lens, SPIRA_R32);
+    spira__suraa *S = convert(ctx, A, "suraa", NULL, SPIRA_OK);
+    ck_assert_double_eq_tol(S->fd_rows, 256, 1e-9);
+    ck_assert_int_eq(S->segment, 256);
+    /* the first 8 segments (2048 rows, means > 32) fill the children; the next 7 have means
+     * of 1920.5 .. 384.5 (G2), the last, rows 1..256 (mean 128.5), too, so G3 is empty */
+    ck_assert_int_eq(S->group_rows[0], 2048);
+    ck_assert_int_eq(S->group_rows[1], 2048);
+    ck_assert_int_eq(S->group_rows[2], 0);
+    ck_assert_ptr_nonnull(strstr(S->stats, "segments of 256 rows (Freedman-Diaconis 256.00)"));
+    release("suraa", S);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* LightSpMV's layout: the level, V (the csr-vector rule unless lanes= gives it) and the
  * batch (0 without the option: chosen on the device at upload). */
 START_TEST(lightspmv_options)
@@ -674,6 +765,7 @@ START_TEST(layout_bytes)
         {"dia", 3 * 4 + 3 * 128 * 8, 3 * 4 + 3 * 128 * 4},
         {"hyb", 298 * 16, 298 * 12}, /* 100 rows < 4096: K = 0 */
         {"lightspmv", 101 * 4 + 298 * 12, 101 * 4 + 298 * 8},
+        {"suraa", 201 * 4 + 298 * 12, 201 * 4 + 298 * 8},
         {"cmrs", 26 * 4 + 298 * 12, 14 * 4 + 298 * 8}, /* 25 strips of 4, 13 of 8 */
     };
     for (int p = 0; p < 2; p++) {
@@ -725,6 +817,9 @@ START_TEST(option_errors)
         {"cmrs", "height=3", "cmrs option height=3: 1, 2, 4, 8 or 16"},
         {"cmrs", "height=32", "cmrs option height=32"},
         {"cmrs", "height=0", "cmrs option height=0"},
+        {"suraa", "segment=-1", "suraa option segment=-1: rows per segment, 1 or more (0: the Freedman-Diaconis rule)"},
+        {"suraa", "children=-5", "suraa option children=-5: 0 to 1048576"},
+        {"suraa", "dynamic=2", "suraa option dynamic=2: 0 or 1"},
         {"pkt", "partition=kway", "format option partition='kway': metis or rcm"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -767,7 +862,8 @@ START_TEST(convert_alloc_failures)
     spira_matrix A = tu_shape_matrix(ctx, &tu_shapes[4], SPIRA_R64, tu_seed()); /* dense row */
     const char *v[][2] = {{"coo", NULL},        {"ell", "max_fill=1000"}, {"dia", "max_fill=1000"},
                           {"hyb", "min_rows=0"}, {"hyb", NULL},            {"csr-vector", NULL},
-                          {"lightspmv", NULL},   {"cmrs", NULL},           {"cmrs", "height=1"}};
+                          {"lightspmv", NULL},   {"cmrs", NULL},           {"cmrs", "height=1"},
+                          {"suraa", NULL}};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         const spira__format *f = spira__format_find(v[i][0]);
         for (long n = 1;; n++) {
@@ -835,6 +931,8 @@ Suite *suite_formats(void)
     tcase_add_test(tc, cmrs_layout_contents);
     tcase_add_test(tc, cmrs_refuses_wide);
     tcase_add_test(tc, lightspmv_options);
+    tcase_add_test(tc, suraa_layout_contents);
+    tcase_add_test(tc, suraa_freedman_diaconis);
     tcase_add_test(tc, auto_row_stats);
     tcase_add_test(tc, auto_rules);
     tcase_add_test(tc, auto_rule_uniform_rows);

@@ -217,6 +217,8 @@ const char *const tu_format_variants[][2] = {
     {"lightspmv", "lanes=32,batch=7"}, {"lightspmv", "level=vector,lanes=2,batch=3"},
     {"cmrs", "height=1"},              {"cmrs", "height=2"},
     {"cmrs", "height=8"},              {"cmrs", "height=16"},
+    {"suraa", "segment=1"},            {"suraa", "segment=7,children=5"},
+    {"suraa", "dynamic=0"},            {"suraa", "children=0"},
 };
 const int tu_nformat_variants = sizeof tu_format_variants / sizeof tu_format_variants[0];
 

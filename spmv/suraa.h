@@ -1,0 +1,87 @@
+/*
+ * suraa.h - SURAA (Muhammed, Mehmood, Albeshri, Katib 2019): CSR with the rows sorted by
+ * length, longest first, cut into segments of equal row count, and each segment given the
+ * kernel its mean row length asks for:
+ *   G1, the leading segments of mean > 32 while their rows number at most `children`:
+ *       dynamic parallelism, a parent thread per row launching a child block of Y threads
+ *       for it (Y = its length / 2 rounded up to a warp, at most 1024);
+ *   G2, the other segments of mean >= 32: a vector kernel of Y threads per row, Y from the
+ *       segment's mean the same way;
+ *   G3, mean < 32: a scalar kernel, a thread per row.
+ * Each launch runs on its own stream (joined back to the context's stream before apply
+ * returns); row sums go to y[perm[i]].
+ *
+ * Decisions the paper leaves open (its text: paper 003, sections 4 and 5):
+ *   - Segment size is the Freedman-Diaconis rule 2 IQR(npr) / cbrt(m) in rows, with a
+ *     floor of 32 rows (option segment= overrides it). The rule alone is 0 rows whenever
+ *     a quarter of the rows or more share one length (IQR 0: stencils, bcsstk01) and under
+ *     7 rows on most SuiteSparse matrices. 32 rows is a warp of the scalar kernel, so no
+ *     finer split changes what any warp does. IQR is taken over npr in ascending order
+ *     (the paper's indices, read on its descending array, would make it negative).
+ *   - Consecutive segments of one group with the same Y run as one launch. The paper
+ *     launches each segment alone; here that would be up to m/32 launches of one warp each.
+ *     So there is at most one G3 launch, at most one G1 launch, and one G2 launch per
+ *     distinct Y (at most 32).
+ *   - Ties in length are ordered by first column, then by row (the paper: by first column).
+ *   - The sort is on the host, with the rest of the conversion (the paper sorts on the GPU
+ *     with thrust's radix sort).
+ *   - A child launch that the device refuses (its pending-launch buffer full) is not lost:
+ *     the parent thread sums that row itself. `children` above the device's pending-launch
+ *     limit (2048 by default) raises the limit at upload.
+ * Option dynamic=0 runs G1 as G2 runs (no dynamic parallelism), to measure what it brings.
+ * Every row is summed by one thread or one block in a fixed order: deterministic.
+ */
+#ifndef SPIRA_SPMV_SURAA_H
+#define SPIRA_SPMV_SURAA_H
+
+#include "spmv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPIRA__SURAA_MIN_SEGMENT 32 /* rows: the floor under the Freedman-Diaconis rule */
+#define SPIRA__SURAA_MAX_THREADS 1024 /* a row's threads: one block */
+
+typedef enum {
+    SPIRA__SURAA_SCALAR,  /* G3: a thread per row */
+    SPIRA__SURAA_VECTOR,  /* G2 (and G1 without dynamic parallelism): threads per row */
+    SPIRA__SURAA_DYNAMIC, /* G1: a parent thread per row launches the row's block */
+} spira__suraa_kind;
+
+typedef struct {
+    int32_t kind;        /* spira__suraa_kind */
+    int32_t first, end;  /* sorted rows [first, end) */
+    int32_t threads;     /* VECTOR: Y threads per row, a multiple of 32 */
+} spira__suraa_launch;
+
+typedef struct {
+    int32_t nrows, ncols, nnz;
+    spira_dtype dtype;
+    int32_t *row_ptr, *col_idx; /* the rows in sorted order */
+    void *val;
+    int32_t *perm;              /* sorted position -> row of A */
+    double fd_rows;             /* the Freedman-Diaconis rule's segment size, unfloored */
+    int32_t segment;            /* rows per segment used */
+    int32_t children, dynamic;  /* options */
+    int32_t group_rows[3];      /* G1, G2, G3 */
+    int32_t nlaunch;
+    spira__suraa_launch launch[40]; /* at most G1 + 32 values of Y + G3 */
+    char stats[200];
+} spira__suraa;
+
+/* Y for rows of mean (or exact) length npr: npr / 2 rounded up to a warp, 32..1024. */
+int32_t spira__suraa_threads(int64_t npr);
+
+spira_status spira__suraa_convert(spira_context ctx, const spira__csr *A, const char *opts,
+                                  void **layout);
+void spira__suraa_host_apply(const void *layout, double alpha, const void *x, double beta,
+                             void *y);
+size_t spira__suraa_bytes(const void *layout);
+void spira__suraa_destroy(void *layout);
+const char *spira__suraa_stats(const void *layout);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

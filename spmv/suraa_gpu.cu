@@ -1,0 +1,228 @@
+/*
+ * suraa_gpu.cu - the SURAA kernels (Muhammed et al. 2019, Algorithms 1 and 3-6; see
+ * suraa.h): a scalar kernel (a thread per row) for G3, a vector kernel (Y threads per row,
+ * Y a multiple of 32: warp shuffles, then the row's warps summed through shared memory in
+ * order) for G2, and for G1 a parent kernel whose threads each launch the vector kernel as
+ * a one-block child grid for their row (dynamic parallelism, fire-and-forget: the parent
+ * grid completes only when its children have). Each launch of a multiply runs on its own
+ * stream, forked from and joined back to the context's stream with events.
+ */
+#include "suraa.h"
+#include "spmv_gpu.h"
+#include "cuda/check.cuh"
+#include "cuda/gateway.h"
+
+#include <cstring>
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kStreams = 8; /* launches beyond this share streams, round-robin */
+
+struct suraa_dev {
+    int32_t nrows;
+    spira_dtype dtype;
+    int32_t *row_ptr, *col_idx, *perm; /* device */
+    void *val;                         /* device */
+    int nlaunch, nstreams;
+    spira__suraa_launch launch[sizeof(((spira__suraa *)0)->launch) / sizeof(spira__suraa_launch)];
+    cudaStream_t stream[kStreams];
+    cudaEvent_t fork, join[kStreams];
+};
+
+template <typename T>
+struct rows {
+    const int *__restrict__ rp, *__restrict__ ci, *__restrict__ perm;
+    const T *__restrict__ v, *__restrict__ x;
+    T alpha, beta;
+    T *__restrict__ y;
+
+    __device__ void store(int i, T sum) const
+    {
+        const int r = perm[i];
+        y[r] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[r];
+    }
+    __device__ T serial_sum(int i) const
+    {
+        T sum = 0;
+        for (int k = rp[i]; k < rp[i + 1]; k++) sum += v[k] * __ldg(&x[ci[k]]);
+        return sum;
+    }
+};
+
+template <typename T>
+__global__ void __launch_bounds__(kBlock) scalar_kernel(int first, int end, rows<T> a)
+{
+    for (int i = first + blockIdx.x * blockDim.x + threadIdx.x; i < end;
+         i += gridDim.x * blockDim.x)
+        a.store(i, a.serial_sum(i));
+}
+
+/* Y threads a row (blockDim.x a multiple of Y), blockDim.x / Y rows a block at a time. */
+template <typename T>
+__global__ void __launch_bounds__(SPIRA__SURAA_MAX_THREADS)
+    vector_kernel(int first, int end, int Y, rows<T> a)
+{
+    __shared__ T warp_sum[SPIRA__SURAA_MAX_THREADS / 32];
+    const int per_block = blockDim.x / Y, k = threadIdx.x % Y, warp = threadIdx.x / 32;
+    /* the bound is the same for the whole block, so every thread reaches the barriers */
+    for (long long base = first + (long long)blockIdx.x * per_block; base < end;
+         base += (long long)gridDim.x * per_block) {
+        const long long i = base + threadIdx.x / Y;
+        T sum = 0;
+        if (i < end)
+            for (int j = a.rp[i] + k; j < a.rp[i + 1]; j += Y) sum += a.v[j] * __ldg(&a.x[a.ci[j]]);
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
+        if ((threadIdx.x & 31) == 0) warp_sum[warp] = sum;
+        __syncthreads();
+        if (k == 0 && i < end) {
+            T total = 0;
+            for (int w = warp; w < warp + Y / 32; w++) total += warp_sum[w];
+            a.store((int)i, total);
+        }
+        __syncthreads();
+    }
+}
+
+/* A thread per G1 row: the row's own Y, one child block. A child the device will not take
+ * (its pending-launch buffer full) is summed here instead, so no row is lost. */
+template <typename T>
+__global__ void __launch_bounds__(kBlock) parent_kernel(int first, int end, rows<T> a)
+{
+    const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= end) return;
+    const int n = a.rp[i + 1] - a.rp[i];
+    int y = ((n >> 1) + 31) >> 5 << 5;
+    y = y < 32 ? 32 : y > SPIRA__SURAA_MAX_THREADS ? SPIRA__SURAA_MAX_THREADS : y;
+    vector_kernel<T><<<1, y, 0, cudaStreamFireAndForget>>>(i, i + 1, y, a);
+    if (cudaGetLastError() != cudaSuccess) a.store(i, a.serial_sum(i));
+}
+
+template <typename T>
+void launch_one(const spira__suraa_launch *l, cudaStream_t st, rows<T> a)
+{
+    const long long n = l->end - l->first;
+    switch (l->kind) {
+    case SPIRA__SURAA_SCALAR:
+        scalar_kernel<T><<<spira__blocks(n, kBlock), kBlock, 0, st>>>(l->first, l->end, a);
+        break;
+    case SPIRA__SURAA_DYNAMIC:
+        parent_kernel<T><<<spira__blocks(n, kBlock), kBlock, 0, st>>>(l->first, l->end, a);
+        break;
+    default: {
+        /* whole rows to a block: Y = 96 takes 192 threads, not 256 */
+        const int b = l->threads >= kBlock ? l->threads : kBlock / l->threads * l->threads;
+        vector_kernel<T><<<spira__blocks(n * l->threads, b), b, 0, st>>>(l->first, l->end,
+                                                                         l->threads, a);
+    }
+    }
+}
+
+template <typename T>
+spira_status run(spira_context ctx, const suraa_dev *d, double alpha, const void *x,
+                 double beta, void *y)
+{
+    const rows<T> a = {d->row_ptr, d->col_idx, d->perm, (const T *)d->val, (const T *)x,
+                       (T)alpha, (T)beta, (T *)y};
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    if (d->nlaunch == 1) { /* nothing to overlap: stay on the context's stream */
+        launch_one(&d->launch[0], st, a);
+        SPIRA__LAUNCHED(ctx);
+        return SPIRA_OK;
+    }
+    SPIRA__CUDA(ctx, cudaEventRecord(d->fork, st));
+    for (int k = 0; k < d->nstreams; k++) SPIRA__CUDA(ctx, cudaStreamWaitEvent(d->stream[k], d->fork, 0));
+    for (int l = 0; l < d->nlaunch; l++) {
+        launch_one(&d->launch[l], d->stream[l % d->nstreams], a);
+        SPIRA__LAUNCHED(ctx);
+    }
+    for (int k = 0; k < d->nstreams; k++) {
+        SPIRA__CUDA(ctx, cudaEventRecord(d->join[k], d->stream[k]));
+        SPIRA__CUDA(ctx, cudaStreamWaitEvent(st, d->join[k], 0));
+    }
+    return SPIRA_OK;
+}
+
+/* Streams and events for a multiply of more than one launch; G1's pending child launches
+ * within the device's limit. */
+spira_status make_streams(spira_context ctx, suraa_dev *d, int32_t g1_rows)
+{
+    int dynamic = 0;
+    for (int l = 0; l < d->nlaunch; l++) dynamic |= d->launch[l].kind == SPIRA__SURAA_DYNAMIC;
+    if (dynamic) {
+        size_t limit = 0;
+        SPIRA__CUDA(ctx, cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount));
+        if (limit < (size_t)g1_rows)
+            SPIRA__CUDA(ctx, cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, g1_rows));
+    }
+    if (d->nlaunch <= 1) return SPIRA_OK;
+    SPIRA__CUDA(ctx, cudaEventCreateWithFlags(&d->fork, cudaEventDisableTiming));
+    const int want = d->nlaunch < kStreams ? d->nlaunch : kStreams;
+    for (; d->nstreams < want; d->nstreams++) {
+        const int k = d->nstreams;
+        SPIRA__CUDA(ctx, cudaStreamCreateWithFlags(&d->stream[k], cudaStreamNonBlocking));
+        if (cudaEventCreateWithFlags(&d->join[k], cudaEventDisableTiming) != cudaSuccess) {
+            cudaStreamDestroy(d->stream[k]); /* so that destroy finds pairs only */
+            return spira__cuda_status(ctx, cudaGetLastError(), "cudaEventCreateWithFlags",
+                                      __FILE__, __LINE__);
+        }
+    }
+    return SPIRA_OK;
+}
+
+} // namespace
+
+extern "C" void spira__suraa_dev_destroy(spira_context ctx, void *dev)
+{
+    suraa_dev *d = (suraa_dev *)dev;
+    if (!d) return;
+    for (int k = 0; k < d->nstreams; k++) {
+        cudaStreamDestroy(d->stream[k]);
+        cudaEventDestroy(d->join[k]);
+    }
+    if (d->fork) cudaEventDestroy(d->fork);
+    spira__cuda_free(ctx, d->row_ptr);
+    spira__cuda_free(ctx, d->col_idx);
+    spira__cuda_free(ctx, d->perm);
+    spira__cuda_free(ctx, d->val);
+    spira__free(d);
+}
+
+extern "C" spira_status spira__suraa_upload(spira_context ctx, const void *layout, void **dev)
+{
+    const spira__suraa *S = (const spira__suraa *)layout;
+    *dev = NULL;
+    suraa_dev *d = (suraa_dev *)spira__calloc(1, sizeof *d);
+    if (!d) return spira__nomem(ctx, "device SURAA handle", sizeof *d);
+    d->nrows = S->nrows;
+    d->dtype = S->dtype;
+    d->nlaunch = S->nlaunch;
+    memcpy(d->launch, S->launch, sizeof d->launch);
+    const size_t rb = ((size_t)S->nrows + 1) * sizeof(int32_t), pb = (size_t)S->nrows * sizeof(int32_t);
+    const size_t cb = (size_t)S->nnz * sizeof(int32_t), vb = (size_t)S->nnz * spira_dtype_size(S->dtype);
+    spira_status s = spira__cuda_malloc(ctx, (void **)&d->row_ptr, rb, "SURAA row pointers");
+    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, (void **)&d->col_idx, cb, "SURAA column indices");
+    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, (void **)&d->perm, pb, "SURAA row permutation");
+    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &d->val, vb, "SURAA values");
+    if (s == SPIRA_OK) s = spira__cuda_upload(ctx, d->row_ptr, S->row_ptr, rb);
+    if (s == SPIRA_OK && cb) s = spira__cuda_upload(ctx, d->col_idx, S->col_idx, cb);
+    if (s == SPIRA_OK && pb) s = spira__cuda_upload(ctx, d->perm, S->perm, pb);
+    if (s == SPIRA_OK && vb) s = spira__cuda_upload(ctx, d->val, S->val, vb);
+    if (s == SPIRA_OK) s = make_streams(ctx, d, S->group_rows[0]);
+    if (s != SPIRA_OK) {
+        spira__suraa_dev_destroy(ctx, d);
+        return s;
+    }
+    *dev = d;
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__suraa_apply(spira_context ctx, void *dev, double alpha,
+                                           const void *x, double beta, void *y)
+{
+    const suraa_dev *d = (const suraa_dev *)dev;
+    if (d->nrows == 0) return SPIRA_OK;
+    return d->dtype == SPIRA_R64 ? run<double>(ctx, d, alpha, x, beta, y)
+                                 : run<float>(ctx, d, alpha, x, beta, y);
+}
