@@ -54,11 +54,12 @@ static const spira__format formats[] = {
      spira__cmrs_convert, spira__cmrs_host_apply, spira__cmrs_bytes, spira__cmrs_destroy,
      GPU_OPS(spira__cmrs_upload, spira__cmrs_apply, spira__cmrs_dev_destroy)},
     {"suraa",
-     "rows sorted by length, Freedman-Diaconis segments (at least 32 rows), each to a scalar "
-     "(mean < 32), vector (Y threads a row) or dynamic-parallelism kernel (the longest "
-     "rows, up to children=2048) on its own stream (Muhammed et al. 2019; segment=N, "
-     "children=N, dynamic=0|1); deterministic",
-     "segment children dynamic",
+     "rows sorted by length, Freedman-Diaconis segments (at least 32 rows), each to a "
+     "kernel by its mean: V lanes a row under 32 (g3=scalar: a thread, as the paper), Y "
+     "threads a row from 32, and for the longest rows (up to children=2048) dynamic "
+     "parallelism with dynamic=1 (a build option); a stream per launch (Muhammed et al. "
+     "2019; segment=N); deterministic",
+     "segment children dynamic g3",
      spira__suraa_convert, spira__suraa_host_apply, spira__suraa_bytes, spira__suraa_destroy,
      GPU_OPS_STATS(spira__suraa_upload, spira__suraa_apply, spira__suraa_dev_destroy,
                    spira__suraa_stats)},

@@ -4,6 +4,7 @@
  * multiply, which walks the same launches (so a row no launch covers shows on CI).
  */
 #include "suraa.h"
+#include "csr_vector.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -102,7 +103,8 @@ static void group_segments(spira__suraa *S)
             add_launch(S, SPIRA__SURAA_VECTOR, first, end, spira__suraa_threads(nnz / (end - first)));
         } else {
             S->group_rows[2] += end - first;
-            add_launch(S, SPIRA__SURAA_SCALAR, first, end, 0);
+            add_launch(S, SPIRA__SURAA_SUBWARP, first, end,
+                       S->g3_scalar ? 1 : spira__csr_vector_lanes(mean));
         }
     }
 }
@@ -122,9 +124,12 @@ spira_status spira__suraa_convert(spira_context ctx, const spira__csr *A, const 
 {
     *layout = NULL;
     long segment, children, dynamic;
+    int g3_vector;
+    static const char *const g3_kernels[] = {"scalar", "vector", NULL};
     SPIRA__TRY(spira__opt_long(ctx, opts, "segment", 0, &segment));
     SPIRA__TRY(spira__opt_long(ctx, opts, "children", 2048, &children));
-    SPIRA__TRY(spira__opt_long(ctx, opts, "dynamic", 1, &dynamic));
+    SPIRA__TRY(spira__opt_long(ctx, opts, "dynamic", 0, &dynamic));
+    SPIRA__TRY(spira__opt_word(ctx, opts, "g3", g3_kernels, 1, &g3_vector));
     if (segment < 0 || segment > INT32_MAX)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                             "suraa option segment=%ld: rows per segment, 1 or more (0: the "
@@ -144,6 +149,7 @@ spira_status spira__suraa_convert(spira_context ctx, const spira__csr *A, const 
     S->dtype = A->dtype;
     S->children = (int32_t)children;
     S->dynamic = (int32_t)dynamic;
+    S->g3_scalar = !g3_vector;
     spira_status s = spira__alloc(ctx, (void **)&S->row_ptr, (size_t)A->nrows + 1,
                                   sizeof(int32_t), "SURAA row pointers");
     if (s == SPIRA_OK)
@@ -165,10 +171,11 @@ spira_status spira__suraa_convert(spira_context ctx, const spira__csr *A, const 
                                                                  : SPIRA__SURAA_MIN_SEGMENT;
     group_segments(S);
     snprintf(S->stats, sizeof S->stats,
-             "segments of %d rows (Freedman-Diaconis %.2f); rows G1 %d (%s), G2 %d, G3 %d; "
-             "%d launches",
+             "segments of %d rows (Freedman-Diaconis %.2f); rows G1 %d (%s), G2 %d, G3 %d "
+             "(%s); %d launches",
              S->segment, S->fd_rows, S->group_rows[0], S->dynamic ? "dynamic" : "vector",
-             S->group_rows[1], S->group_rows[2], S->nlaunch);
+             S->group_rows[1], S->group_rows[2], S->g3_scalar ? "scalar" : "sub-warp",
+             S->nlaunch);
     *layout = S;
     return SPIRA_OK;
 }

@@ -7,9 +7,21 @@
  *       for it (Y = its length / 2 rounded up to a warp, at most 1024);
  *   G2, the other segments of mean >= 32: a vector kernel of Y threads per row, Y from the
  *       segment's mean the same way;
- *   G3, mean < 32: a scalar kernel, a thread per row.
+ *   G3, mean < 32: the paper's scalar kernel, a thread per row (option g3=scalar), or by
+ *       default V lanes of a warp per row, V from the segment's mean by csr-vector's rule.
  * Each launch runs on its own stream (joined back to the context's stream before apply
  * returns); row sums go to y[perm[i]].
+ *
+ * Two departures from the paper, both measured on an H100 (2026-11-23, double):
+ *   - G1 runs as G2 does unless dynamic=1. Dynamic parallelism (built only with configure
+ *     --enable-dynamic-parallelism) made the multiply 2.5x slower on a 10^6-row power-law
+ *     matrix (0.889 ms against 0.359) and 6-25x on small ones (email-Eu-core 0.177 ms against
+ *     0.029), and a library holding such a kernel cannot run under compute-sanitizer's
+ *     initcheck at all.
+ *   - G3's scalar kernel reads a row's entries one thread apart, rows apart: on uniform
+ *     random rows of 16 it took 0.737 ms where csr-vector took 0.158. The paper names this
+ *     weakness (low-variance matrices run only the scalar kernel) and suggests a better
+ *     CSR kernel for them; sub-warp vectors are csr-vector's.
  *
  * Decisions the paper leaves open (its text: paper 003, sections 4 and 5):
  *   - Segment size is the Freedman-Diaconis rule 2 IQR(npr) / cbrt(m) in rows, with a
@@ -44,15 +56,16 @@ extern "C" {
 #define SPIRA__SURAA_MAX_THREADS 1024 /* a row's threads: one block */
 
 typedef enum {
-    SPIRA__SURAA_SCALAR,  /* G3: a thread per row */
-    SPIRA__SURAA_VECTOR,  /* G2 (and G1 without dynamic parallelism): threads per row */
+    SPIRA__SURAA_SUBWARP, /* G3: 1 (the paper's scalar kernel) to 32 lanes of a warp a row */
+    SPIRA__SURAA_VECTOR,  /* G2 (and G1 without dynamic parallelism): Y threads a row */
     SPIRA__SURAA_DYNAMIC, /* G1: a parent thread per row launches the row's block */
 } spira__suraa_kind;
 
 typedef struct {
     int32_t kind;        /* spira__suraa_kind */
     int32_t first, end;  /* sorted rows [first, end) */
-    int32_t threads;     /* VECTOR: Y threads per row, a multiple of 32 */
+    int32_t threads;     /* threads a row: SUBWARP 1..32 (a power of two), VECTOR a
+                          * multiple of 32; DYNAMIC 0 (each row its own) */
 } spira__suraa_launch;
 
 typedef struct {
@@ -63,10 +76,10 @@ typedef struct {
     int32_t *perm;              /* sorted position -> row of A */
     double fd_rows;             /* the Freedman-Diaconis rule's segment size, unfloored */
     int32_t segment;            /* rows per segment used */
-    int32_t children, dynamic;  /* options */
+    int32_t children, dynamic, g3_scalar; /* options */
     int32_t group_rows[3];      /* G1, G2, G3 */
     int32_t nlaunch;
-    spira__suraa_launch launch[40]; /* at most G1 + 32 values of Y + G3 */
+    spira__suraa_launch launch[40]; /* at most G1, 32 values of Y, 6 of V */
     char stats[200];
 } spira__suraa;
 

@@ -1,13 +1,15 @@
 /*
  * suraa_gpu.cu - the SURAA kernels (Muhammed et al. 2019, Algorithms 1 and 3-6; see
- * suraa.h): a scalar kernel (a thread per row) for G3, a vector kernel (Y threads per row,
- * Y a multiple of 32: warp shuffles, then the row's warps summed through shared memory in
- * order) for G2, and for G1 a parent kernel whose threads each launch the vector kernel as
- * a one-block child grid for their row (dynamic parallelism, fire-and-forget: the parent
- * grid completes only when its children have). Each launch of a multiply runs on its own
- * stream, forked from and joined back to the context's stream with events.
+ * suraa.h): for G3 V lanes of a warp a row (csr_row.cuh; V = 1 is the paper's scalar
+ * kernel), for G2 a vector kernel (Y threads a row, Y a multiple of 32: warp shuffles, then
+ * the row's warps summed through shared memory in order), and for G1, in a build with
+ * SPIRA_DYNAMIC_PARALLELISM, a parent kernel whose threads each launch the vector kernel as
+ * a one-block child grid for their row (fire-and-forget: the parent grid completes only
+ * when its children have). Each launch of a multiply runs on its own stream, forked from
+ * and joined back to the context's stream with events.
  */
 #include "suraa.h"
+#include "csr_row.cuh"
 #include "spmv_gpu.h"
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
@@ -50,12 +52,28 @@ struct rows {
     }
 };
 
-template <typename T>
-__global__ void __launch_bounds__(kBlock) scalar_kernel(int first, int end, rows<T> a)
+/* V lanes a row; V = 1: a thread a row, the paper's scalar kernel. */
+template <typename T, int V>
+__global__ void __launch_bounds__(kBlock) subwarp_kernel(int first, int end, rows<T> a)
 {
-    for (int i = first + blockIdx.x * blockDim.x + threadIdx.x; i < end;
-         i += gridDim.x * blockDim.x)
-        a.store(i, a.serial_sum(i));
+    const int nvec = gridDim.x * (blockDim.x / V);
+    for (int i = first + (int)((blockIdx.x * blockDim.x + threadIdx.x) / V); i < end; i += nvec) {
+        if constexpr (V == 1) {
+            a.store(i, a.serial_sum(i));
+        } else {
+            const unsigned lane = threadIdx.x & (V - 1);
+            T sum = spira__csr_row_dot<T, V>(a.rp[i], a.rp[i + 1], lane, spira__vector_mask<V>(),
+                                             a.ci, a.v, a.x);
+            if (lane == 0) a.store(i, sum);
+        }
+    }
+}
+
+template <typename T, int V>
+void subwarp_launch(const spira__suraa_launch *l, cudaStream_t st, rows<T> a)
+{
+    subwarp_kernel<T, V><<<spira__blocks((long long)(l->end - l->first) * V, kBlock), kBlock, 0, st>>>(
+        l->first, l->end, a);
 }
 
 /* Y threads a row (blockDim.x a multiple of Y), blockDim.x / Y rows a block at a time. */
@@ -85,6 +103,7 @@ __global__ void __launch_bounds__(SPIRA__SURAA_MAX_THREADS)
     }
 }
 
+#ifdef SPIRA_DYNAMIC_PARALLELISM
 /* A thread per G1 row: the row's own Y, one child block. A child the device will not take
  * (its pending-launch buffer full) is summed here instead, so no row is lost. */
 template <typename T>
@@ -98,17 +117,27 @@ __global__ void __launch_bounds__(kBlock) parent_kernel(int first, int end, rows
     vector_kernel<T><<<1, y, 0, cudaStreamFireAndForget>>>(i, i + 1, y, a);
     if (cudaGetLastError() != cudaSuccess) a.store(i, a.serial_sum(i));
 }
+#endif
 
 template <typename T>
 void launch_one(const spira__suraa_launch *l, cudaStream_t st, rows<T> a)
 {
     const long long n = l->end - l->first;
     switch (l->kind) {
-    case SPIRA__SURAA_SCALAR:
-        scalar_kernel<T><<<spira__blocks(n, kBlock), kBlock, 0, st>>>(l->first, l->end, a);
+    case SPIRA__SURAA_SUBWARP:
+        switch (l->threads) {
+        case 1: subwarp_launch<T, 1>(l, st, a); break;
+        case 2: subwarp_launch<T, 2>(l, st, a); break;
+        case 4: subwarp_launch<T, 4>(l, st, a); break;
+        case 8: subwarp_launch<T, 8>(l, st, a); break;
+        case 16: subwarp_launch<T, 16>(l, st, a); break;
+        default: subwarp_launch<T, 32>(l, st, a); break;
+        }
         break;
     case SPIRA__SURAA_DYNAMIC:
+#ifdef SPIRA_DYNAMIC_PARALLELISM
         parent_kernel<T><<<spira__blocks(n, kBlock), kBlock, 0, st>>>(l->first, l->end, a);
+#endif /* without it upload refuses the layout */
         break;
     default: {
         /* whole rows to a block: Y = 96 takes 192 threads, not 256 */
@@ -150,6 +179,12 @@ spira_status make_streams(spira_context ctx, suraa_dev *d, int32_t g1_rows)
 {
     int dynamic = 0;
     for (int l = 0; l < d->nlaunch; l++) dynamic |= d->launch[l].kind == SPIRA__SURAA_DYNAMIC;
+#ifndef SPIRA_DYNAMIC_PARALLELISM
+    if (dynamic)
+        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                            "suraa dynamic=1: this build has no dynamic parallelism (configure "
+                            "--enable-dynamic-parallelism); see suraa.h for why it is off");
+#endif
     if (dynamic) {
         size_t limit = 0;
         SPIRA__CUDA(ctx, cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount));

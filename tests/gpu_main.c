@@ -226,11 +226,13 @@ END_TEST
 /* SURAA's dynamic parallelism: 6000 rows of 64 entries, all in G1 with children=8192, more
  * child grids than the device's default pending-launch buffer (2048), which upload
  * raises. Then the buffer is cut to 32 under the plan already built, so that child launches
- * are refused and their parent threads sum the rows: right both times. */
+ * are refused and their parent threads sum the rows: right both times. A build without
+ * dynamic parallelism refuses dynamic=1 and says how to get it. */
 START_TEST(gpu_suraa_children)
 {
 #ifdef HAVE_CUDA
     enum { n = 6000, per_row = 64 };
+    const char *opts = "dynamic=1,children=8192";
     int32_t *ri = malloc(n * per_row * sizeof *ri), *ci = malloc(n * per_row * sizeof *ci);
     for (int32_t i = 0, k = 0; i < n; i++)
         for (int32_t j = 0; j < per_row; j++, k++) ri[k] = i, ci[k] = (i * 7 + j * 97) % n;
@@ -238,20 +240,27 @@ START_TEST(gpu_suraa_children)
     ck_assert_int_eq(spira_matrix_from_coo(gpu, n, n, n * per_row, ri, ci, NULL, SPIRA_R64, &A),
                      SPIRA_OK);
     free(ri), free(ci);
+#ifndef SPIRA_DYNAMIC_PARALLELISM
+    ck_assert_int_eq(spira_matrix_set_format(A, "suraa", opts), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(gpu), "configure --enable-dynamic-parallelism"));
+    ck_assert_int_gt(tu_check_format(gpu, A, "suraa", "children=8192", "G1 of 6000 rows", tu_seed()), 0);
+#else
     size_t before = 0;
     ck_assert_int_eq(cudaDeviceGetLimit(&before, cudaLimitDevRuntimePendingLaunchCount), cudaSuccess);
-    ck_assert_int_gt(tu_check_format(gpu, A, "suraa", "children=8192", "G1 of 6000 rows", tu_seed()), 0);
+    ck_assert_int_gt(tu_check_format(gpu, A, "suraa", opts, "G1 of 6000 rows", tu_seed()), 0);
     spira__spmv_plan *p;
     ck_assert_int_eq(spira__spmv_plan_get(A, &p), SPIRA_OK);
-    ck_assert_msg(strstr(p->fmt->stats(p->layout), "rows G1 6000 (dynamic), G2 0, G3 0"), "%s",
+    ck_assert_msg(strstr(p->fmt->stats(p->layout), "rows G1 6000 (dynamic), G2 0, G3 0 "), "%s",
                   p->fmt->stats(p->layout));
     size_t raised = 0;
     ck_assert_int_eq(cudaDeviceGetLimit(&raised, cudaLimitDevRuntimePendingLaunchCount), cudaSuccess);
     ck_assert_uint_ge(raised, n);
     cudaError_t e = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 32);
     ck_assert_msg(e == cudaSuccess, "cutting the pending-launch limit: %s", cudaGetErrorString(e));
-    ck_assert_int_gt(tu_check_format(gpu, A, "suraa", "children=8192", "pending limit 32", tu_seed() + 1), 0);
+    ck_assert_int_gt(tu_check_format(gpu, A, "suraa", opts, "pending limit 32", tu_seed() + 1), 0);
     ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, before), cudaSuccess);
+#endif
     spira_matrix_destroy(A);
 #endif
 }
@@ -431,7 +440,10 @@ START_TEST(gpu_ilu_like_cpu)
     /* the same preconditioned iteration, rounded differently. bayer10 takes ILUT(1e-5, 20)
      * (about 25 iterations): with ILUT(1e-4, 10) it needs ~250, and rounding alone spread
      * the two backends' counts by up to 174 on an H100 at 4c69389 */
-    ck_assert_int_le(abs(info[0].iterations - info[1].iterations), 3 + info[0].iterations / 3);
+    /* float spreads more: west0067 with ILU(0) took about 27 iterations on one backend and
+     * 13 more on the other (H100, 73f07a3) */
+    ck_assert_int_le(abs(info[0].iterations - info[1].iterations),
+                     3 + info[0].iterations / (t == SPIRA_R64 ? 3 : 2));
     free(z[0]), free(z[1]), free(r);
     spira_context_destroy(c);
 }

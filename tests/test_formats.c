@@ -453,14 +453,18 @@ START_TEST(suraa_layout_contents)
         int32_t segment, g1, g2, g3, nlaunch;
         spira__suraa_launch l[3];
     } want[] = {
-        /* IQR 0 (the middle half are rows of 3): the 32-row floor; two segments of mean >32 */
-        {"", 32, 64, 0, 136, 2, {{SPIRA__SURAA_DYNAMIC, 0, 64, 0}, {SPIRA__SURAA_SCALAR, 64, 200, 0}}},
-        {"segment=10,children=15", 10, 10, 40, 150, 3,
-         {{SPIRA__SURAA_DYNAMIC, 0, 10, 0}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SCALAR, 50, 200, 0}}},
-        {"segment=10,dynamic=0", 10, 50, 0, 150, 3,
-         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SCALAR, 50, 200, 0}}},
-        {"segment=10,children=0", 10, 0, 50, 150, 3,
-         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SCALAR, 50, 200, 0}}},
+        /* IQR 0 (the middle half are rows of 3): the 32-row floor; two segments of mean
+         * > 32 (537.5 and 57.6: Y 288 and 32); rows of 3 take 4 lanes */
+        {"", 32, 64, 0, 136, 3,
+         {{SPIRA__SURAA_VECTOR, 0, 32, 288}, {SPIRA__SURAA_VECTOR, 32, 64, 32}, {SPIRA__SURAA_SUBWARP, 64, 200, 4}}},
+        {"dynamic=1,g3=scalar", 32, 64, 0, 136, 2,
+         {{SPIRA__SURAA_DYNAMIC, 0, 64, 0}, {SPIRA__SURAA_SUBWARP, 64, 200, 1}}},
+        {"segment=10,children=15,dynamic=1", 10, 10, 40, 150, 3,
+         {{SPIRA__SURAA_DYNAMIC, 0, 10, 0}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 4}}},
+        {"segment=10", 10, 50, 0, 150, 3,
+         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 4}}},
+        {"segment=10,children=0,dynamic=1", 10, 0, 50, 150, 3,
+         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 4}}},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         spira__suraa *S = convert(ctx, A, "suraa", want[w].opts, SPIRA_OK);
@@ -519,7 +523,8 @@ START_TEST(suraa_freedman_diaconis)
     ck_assert_int_eq(S->group_rows[0], 2048);
     ck_assert_int_eq(S->group_rows[1], 2048);
     ck_assert_int_eq(S->group_rows[2], 0);
-    ck_assert_ptr_nonnull(strstr(S->stats, "segments of 256 rows (Freedman-Diaconis 256.00)"));
+    ck_assert_ptr_nonnull(strstr(S->stats, "segments of 256 rows (Freedman-Diaconis 256.00); "
+                                           "rows G1 2048 (vector), G2 2048, G3 0 (sub-warp)"));
     release("suraa", S);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
@@ -820,6 +825,7 @@ START_TEST(option_errors)
         {"suraa", "segment=-1", "suraa option segment=-1: rows per segment, 1 or more (0: the Freedman-Diaconis rule)"},
         {"suraa", "children=-5", "suraa option children=-5: 0 to 1048576"},
         {"suraa", "dynamic=2", "suraa option dynamic=2: 0 or 1"},
+        {"suraa", "g3=warp", "format option g3='warp': scalar or vector"},
         {"pkt", "partition=kway", "format option partition='kway': metis or rcm"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

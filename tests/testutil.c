@@ -218,7 +218,7 @@ const char *const tu_format_variants[][2] = {
     {"cmrs", "height=1"},              {"cmrs", "height=2"},
     {"cmrs", "height=8"},              {"cmrs", "height=16"},
     {"suraa", "segment=1"},            {"suraa", "segment=7,children=5"},
-    {"suraa", "dynamic=0"},            {"suraa", "children=0"},
+    {"suraa", "g3=scalar"},            {"suraa", "children=0"},
 };
 const int tu_nformat_variants = sizeof tu_format_variants / sizeof tu_format_variants[0];
 
