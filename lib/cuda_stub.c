@@ -20,6 +20,11 @@ spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t b, const ch
 }
 void spira__cuda_free(spira_context ctx, void *dp) { (void)ctx; (void)dp; }
 spira_status spira__cuda_upload(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_clone(spira_context ctx, void **d, const void *s, size_t b, const char *w)
+{
+    *d = NULL;
+    return NO_CUDA(ctx);
+}
 spira_status spira__cuda_download(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_copy(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_synchronize(spira_context ctx) { return NO_CUDA(ctx); }

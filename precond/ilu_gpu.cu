@@ -103,11 +103,9 @@ static spira_status dev_setup(spira__ilu_factor *f, ilu_dev *d)
     SPIRA__TRY(spira__csr_dev_upload(ctx, lu, (void **)&d->lu));
     if (lu->nrows == 0) return SPIRA_OK;
     size_t n = (size_t)lu->nrows, vb = n * spira_dtype_size(lu->dtype);
-    if (f->perm) {
-        SPIRA__TRY(spira__cuda_malloc(ctx, (void **)&d->perm, n * sizeof(int32_t),
-                                      "ILU row permutation"));
-        SPIRA__TRY(spira__cuda_upload(ctx, d->perm, f->perm, n * sizeof(int32_t)));
-    }
+    if (f->perm)
+        SPIRA__TRY(spira__cuda_clone(ctx, (void **)&d->perm, f->perm, n * sizeof(int32_t),
+                                     "ILU row permutation"));
     SPIRA__TRY(spira__cuda_malloc(ctx, &d->t1, vb, "ILU work vector"));
     SPIRA__TRY(spira__cuda_malloc(ctx, &d->t2, vb, "ILU work vector"));
     /* analysis reads the vectors' descriptors, so give them defined contents */

@@ -104,12 +104,11 @@ extern "C" spira_status spira__cmrs_upload(spira_context ctx, const void *layout
     d->dtype = C->dtype;
     size_t sp = ((size_t)C->nstrips + 1) * sizeof(int32_t), pw = (size_t)C->nnz * sizeof(uint32_t);
     size_t vb = (size_t)C->nnz * spira_dtype_size(C->dtype);
-    spira_status s = spira__cuda_malloc(ctx, (void **)&d->strip_ptr, sp, "CMRS strip pointers");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, (void **)&d->packed, pw, "CMRS column words");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &d->val, vb, "CMRS values");
-    if (s == SPIRA_OK) s = spira__cuda_upload(ctx, d->strip_ptr, C->strip_ptr, sp);
-    if (s == SPIRA_OK && pw) s = spira__cuda_upload(ctx, d->packed, C->packed, pw);
-    if (s == SPIRA_OK && vb) s = spira__cuda_upload(ctx, d->val, C->val, vb);
+    spira_status s = spira__cuda_clone(ctx, (void **)&d->strip_ptr, C->strip_ptr,
+                                       sp, "CMRS strip pointers");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, (void **)&d->packed, C->packed,
+                                             pw, "CMRS column words");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, &d->val, C->val, vb, "CMRS values");
     if (s != SPIRA_OK) {
         spira__cmrs_dev_destroy(ctx, d);
         return s;

@@ -225,17 +225,14 @@ spira_status spira__coo_dev_fill(spira_context ctx, const spira__coo *h, spira__
         d->nwarps = (int32_t)(((long long)h->nnz + d->interval - 1) / d->interval);
     }
     size_t ib = (size_t)h->nnz * sizeof(int32_t), vb = (size_t)h->nnz * es;
-    spira_status s = spira__cuda_malloc(ctx, (void **)&d->row, ib, "COO rows");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, (void **)&d->col, ib, "COO columns");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &d->val, vb, "COO values");
+    spira_status s = spira__cuda_clone(ctx, (void **)&d->row, h->row, ib, "COO rows");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, (void **)&d->col, h->col, ib, "COO columns");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, &d->val, h->val, vb, "COO values");
     if (s == SPIRA_OK)
         s = spira__cuda_malloc(ctx, (void **)&d->carry_row, (size_t)d->nwarps * sizeof(int32_t),
                                "COO carry rows");
     if (s == SPIRA_OK)
         s = spira__cuda_malloc(ctx, &d->carry_val, (size_t)d->nwarps * es, "COO carry values");
-    if (s == SPIRA_OK && ib) s = spira__cuda_upload(ctx, d->row, h->row, ib);
-    if (s == SPIRA_OK && ib) s = spira__cuda_upload(ctx, d->col, h->col, ib);
-    if (s == SPIRA_OK && vb) s = spira__cuda_upload(ctx, d->val, h->val, vb);
     if (s != SPIRA_OK) spira__coo_dev_release(ctx, d);
     return s;
 }

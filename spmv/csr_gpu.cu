@@ -21,12 +21,11 @@ extern "C" spira_status spira__csr_dev_upload(spira_context ctx, const void *lay
     d->mean_row = A->nrows ? (double)A->nnz / A->nrows : 0;
     size_t rp = ((size_t)A->nrows + 1) * sizeof(int32_t), ci = (size_t)A->nnz * sizeof(int32_t);
     size_t vb = (size_t)A->nnz * spira_dtype_size(A->dtype);
-    spira_status s = spira__cuda_malloc(ctx, (void **)&d->row_ptr, rp, "CSR row pointers");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, (void **)&d->col_idx, ci, "CSR column indices");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &d->val, vb, "CSR values");
-    if (s == SPIRA_OK) s = spira__cuda_upload(ctx, d->row_ptr, A->row_ptr, rp);
-    if (s == SPIRA_OK && ci) s = spira__cuda_upload(ctx, d->col_idx, A->col_idx, ci);
-    if (s == SPIRA_OK && vb) s = spira__cuda_upload(ctx, d->val, A->val, vb);
+    spira_status s = spira__cuda_clone(ctx, (void **)&d->row_ptr, A->row_ptr,
+                                       rp, "CSR row pointers");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, (void **)&d->col_idx, A->col_idx,
+                                             ci, "CSR column indices");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, &d->val, A->val, vb, "CSR values");
     if (s != SPIRA_OK) {
         spira__csr_dev_destroy(ctx, d);
         return s;

@@ -90,10 +90,8 @@ extern "C" spira_status spira__dia_upload(spira_context ctx, const void *layout,
     d->dtype = h->dtype;
     size_t ob = (size_t)h->ndiag * sizeof(int32_t);
     size_t db = (size_t)h->ndiag * (size_t)h->pitch * spira_dtype_size(h->dtype);
-    spira_status s = spira__cuda_malloc(ctx, (void **)&d->offsets, ob, "DIA offsets");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &d->data, db, "DIA data");
-    if (s == SPIRA_OK && ob) s = spira__cuda_upload(ctx, d->offsets, h->offsets, ob);
-    if (s == SPIRA_OK && db) s = spira__cuda_upload(ctx, d->data, h->data, db);
+    spira_status s = spira__cuda_clone(ctx, (void **)&d->offsets, h->offsets, ob, "DIA offsets");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, &d->data, h->data, db, "DIA data");
     if (s != SPIRA_OK) {
         spira__dia_destroy_dev(ctx, d);
         return s;

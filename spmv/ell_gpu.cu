@@ -61,10 +61,8 @@ spira_status spira__ell_dev_fill(spira_context ctx, const spira__ell *h, spira__
     d->dtype = h->dtype;
     size_t slots = (size_t)h->K * (size_t)h->pitch;
     size_t cb = slots * sizeof(int32_t), vb = slots * spira_dtype_size(h->dtype);
-    spira_status s = spira__cuda_malloc(ctx, (void **)&d->cols, cb, "ELL columns");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &d->vals, vb, "ELL values");
-    if (s == SPIRA_OK && slots) s = spira__cuda_upload(ctx, d->cols, h->cols, cb);
-    if (s == SPIRA_OK && slots) s = spira__cuda_upload(ctx, d->vals, h->vals, vb);
+    spira_status s = spira__cuda_clone(ctx, (void **)&d->cols, h->cols, cb, "ELL columns");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, &d->vals, h->vals, vb, "ELL values");
     if (s != SPIRA_OK) spira__ell_dev_release(ctx, d);
     return s;
 }

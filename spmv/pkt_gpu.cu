@@ -39,14 +39,6 @@ extern "C" void spira__pkt_dev_destroy(spira_context ctx, void *dev)
     spira__free(d);
 }
 
-/* Allocate *dst and copy bytes from src. */
-static spira_status put(spira_context ctx, void **dst, const void *src, size_t bytes,
-                        const char *what)
-{
-    SPIRA__TRY(spira__cuda_malloc(ctx, dst, bytes, what));
-    return bytes ? spira__cuda_upload(ctx, *dst, src, bytes) : SPIRA_OK;
-}
-
 extern "C" spira_status spira__pkt_upload(spira_context ctx, const void *layout, void **dev)
 {
     const spira__pkt *P = (const spira__pkt *)layout;
@@ -61,17 +53,27 @@ extern "C" spira_status spira__pkt_upload(spira_context ctx, const void *layout,
     d->dtype = P->dtype;
     size_t i4 = sizeof(int32_t), vb = spira_dtype_size(P->dtype);
     size_t np1 = (size_t)P->npackets + 1, slab = (size_t)P->entry_begin[P->npackets];
-    spira_status s = put(ctx, (void **)&d->row_begin, P->row_begin, np1 * i4, "PKT packet rows");
-    if (s == SPIRA_OK) s = put(ctx, (void **)&d->rows, P->rows, (size_t)P->nrows * i4, "PKT row list");
-    if (s == SPIRA_OK) s = put(ctx, (void **)&d->entry_begin, P->entry_begin, np1 * i4, "PKT slab offsets");
-    if (s == SPIRA_OK) s = put(ctx, (void **)&d->steps, P->steps, (size_t)P->npackets * i4, "PKT steps");
-    if (s == SPIRA_OK) s = put(ctx, (void **)&d->words, P->words, slab * sizeof(uint32_t), "PKT slabs");
-    if (s == SPIRA_OK) s = put(ctx, &d->vals, P->vals, slab * vb, "PKT values");
-    if (s == SPIRA_OK) s = put(ctx, (void **)&d->rem_rows, P->rem_rows, (size_t)P->rem_nrows * i4, "PKT remainder rows");
-    if (s == SPIRA_OK)
-        s = put(ctx, (void **)&d->rem_ptr, P->rem_ptr, ((size_t)P->rem_nrows + 1) * i4, "PKT remainder pointers");
-    if (s == SPIRA_OK) s = put(ctx, (void **)&d->rem_cols, P->rem_cols, (size_t)P->rem_nnz * i4, "PKT remainder columns");
-    if (s == SPIRA_OK) s = put(ctx, &d->rem_vals, P->rem_vals, (size_t)P->rem_nnz * vb, "PKT remainder values");
+    const struct {
+        void **dst;
+        const void *src;
+        size_t bytes;
+        const char *what;
+    } arrays[] = {
+        {(void **)&d->row_begin, P->row_begin, np1 * i4, "PKT packet rows"},
+        {(void **)&d->rows, P->rows, (size_t)P->nrows * i4, "PKT row list"},
+        {(void **)&d->entry_begin, P->entry_begin, np1 * i4, "PKT slab offsets"},
+        {(void **)&d->steps, P->steps, (size_t)P->npackets * i4, "PKT steps"},
+        {(void **)&d->words, P->words, slab * sizeof(uint32_t), "PKT slabs"},
+        {&d->vals, P->vals, slab * vb, "PKT values"},
+        {(void **)&d->rem_rows, P->rem_rows, (size_t)P->rem_nrows * i4, "PKT remainder rows"},
+        {(void **)&d->rem_ptr, P->rem_ptr, ((size_t)P->rem_nrows + 1) * i4,
+         "PKT remainder pointers"},
+        {(void **)&d->rem_cols, P->rem_cols, (size_t)P->rem_nnz * i4, "PKT remainder columns"},
+        {&d->rem_vals, P->rem_vals, (size_t)P->rem_nnz * vb, "PKT remainder values"},
+    };
+    spira_status s = SPIRA_OK;
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0] && s == SPIRA_OK; k++)
+        s = spira__cuda_clone(ctx, arrays[k].dst, arrays[k].src, arrays[k].bytes, arrays[k].what);
     if (s != SPIRA_OK) {
         spira__pkt_dev_destroy(ctx, d);
         return s;

@@ -96,11 +96,15 @@ static void group_segments(spira__suraa *S)
         g1_open = g1_open && mean > 32 && S->group_rows[0] + (end - first) <= S->children;
         if (g1_open) {
             S->group_rows[0] += end - first;
-            if (S->dynamic) add_launch(S, SPIRA__SURAA_DYNAMIC, first, end, 0);
-            else add_launch(S, SPIRA__SURAA_VECTOR, first, end, spira__suraa_threads(nnz / (end - first)));
+            if (S->dynamic)
+                add_launch(S, SPIRA__SURAA_DYNAMIC, first, end, 0);
+            else
+                add_launch(S, SPIRA__SURAA_VECTOR, first, end,
+                           spira__suraa_threads(nnz / (end - first)));
         } else if (mean >= 32) {
             S->group_rows[1] += end - first;
-            add_launch(S, SPIRA__SURAA_VECTOR, first, end, spira__suraa_threads(nnz / (end - first)));
+            add_launch(S, SPIRA__SURAA_VECTOR, first, end,
+                       spira__suraa_threads(nnz / (end - first)));
         } else {
             S->group_rows[2] += end - first;
             add_launch(S, SPIRA__SURAA_SUBWARP, first, end,

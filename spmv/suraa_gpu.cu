@@ -72,8 +72,8 @@ __global__ void __launch_bounds__(kBlock) subwarp_kernel(int first, int end, row
 template <typename T, int V>
 void subwarp_launch(const spira__suraa_launch *l, cudaStream_t st, rows<T> a)
 {
-    subwarp_kernel<T, V><<<spira__blocks((long long)(l->end - l->first) * V, kBlock), kBlock, 0, st>>>(
-        l->first, l->end, a);
+    const long long threads = (long long)(l->end - l->first) * V;
+    subwarp_kernel<T, V><<<spira__blocks(threads, kBlock), kBlock, 0, st>>>(l->first, l->end, a);
 }
 
 /* Y threads a row (blockDim.x a multiple of Y), blockDim.x / Y rows a block at a time. */
@@ -161,7 +161,8 @@ spira_status run(spira_context ctx, const suraa_dev *d, double alpha, const void
         return SPIRA_OK;
     }
     SPIRA__CUDA(ctx, cudaEventRecord(d->fork, st));
-    for (int k = 0; k < d->nstreams; k++) SPIRA__CUDA(ctx, cudaStreamWaitEvent(d->stream[k], d->fork, 0));
+    for (int k = 0; k < d->nstreams; k++)
+        SPIRA__CUDA(ctx, cudaStreamWaitEvent(d->stream[k], d->fork, 0));
     for (int l = 0; l < d->nlaunch; l++) {
         launch_one(&d->launch[l], d->stream[l % d->nstreams], a);
         SPIRA__LAUNCHED(ctx);
@@ -234,16 +235,17 @@ extern "C" spira_status spira__suraa_upload(spira_context ctx, const void *layou
     d->dtype = S->dtype;
     d->nlaunch = S->nlaunch;
     memcpy(d->launch, S->launch, sizeof d->launch);
-    const size_t rb = ((size_t)S->nrows + 1) * sizeof(int32_t), pb = (size_t)S->nrows * sizeof(int32_t);
-    const size_t cb = (size_t)S->nnz * sizeof(int32_t), vb = (size_t)S->nnz * spira_dtype_size(S->dtype);
-    spira_status s = spira__cuda_malloc(ctx, (void **)&d->row_ptr, rb, "SURAA row pointers");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, (void **)&d->col_idx, cb, "SURAA column indices");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, (void **)&d->perm, pb, "SURAA row permutation");
-    if (s == SPIRA_OK) s = spira__cuda_malloc(ctx, &d->val, vb, "SURAA values");
-    if (s == SPIRA_OK) s = spira__cuda_upload(ctx, d->row_ptr, S->row_ptr, rb);
-    if (s == SPIRA_OK && cb) s = spira__cuda_upload(ctx, d->col_idx, S->col_idx, cb);
-    if (s == SPIRA_OK && pb) s = spira__cuda_upload(ctx, d->perm, S->perm, pb);
-    if (s == SPIRA_OK && vb) s = spira__cuda_upload(ctx, d->val, S->val, vb);
+    const size_t rb = ((size_t)S->nrows + 1) * sizeof(int32_t),
+                 pb = (size_t)S->nrows * sizeof(int32_t);
+    const size_t cb = (size_t)S->nnz * sizeof(int32_t),
+                 vb = (size_t)S->nnz * spira_dtype_size(S->dtype);
+    spira_status s = spira__cuda_clone(ctx, (void **)&d->row_ptr, S->row_ptr,
+                                       rb, "SURAA row pointers");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, (void **)&d->col_idx, S->col_idx,
+                                             cb, "SURAA column indices");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, (void **)&d->perm, S->perm,
+                                             pb, "SURAA row permutation");
+    if (s == SPIRA_OK) s = spira__cuda_clone(ctx, &d->val, S->val, vb, "SURAA values");
     if (s == SPIRA_OK) s = make_streams(ctx, d, S->group_rows[0]);
     if (s != SPIRA_OK) {
         spira__suraa_dev_destroy(ctx, d);

@@ -24,6 +24,10 @@ int spira__cuda_device_count(void);
 spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t bytes, const char *what);
 void spira__cuda_free(spira_context ctx, void *dp);
 spira_status spira__cuda_upload(spira_context ctx, void *dst, const void *src, size_t bytes);
+/* *dst = a new device copy of bytes at src (malloc, then upload): what every format's
+ * upload does per array. On failure *dst is NULL or allocated (free it with the rest). */
+spira_status spira__cuda_clone(spira_context ctx, void **dst, const void *src, size_t bytes,
+                               const char *what);
 spira_status spira__cuda_download(spira_context ctx, void *dst, const void *src, size_t bytes);
 spira_status spira__cuda_copy(spira_context ctx, void *ddst, const void *dsrc, size_t bytes);
 spira_status spira__cuda_synchronize(spira_context ctx);

@@ -131,6 +131,13 @@ extern "C" spira_status spira__cuda_upload(spira_context ctx, void *d, const voi
     return SPIRA_OK;
 }
 
+extern "C" spira_status spira__cuda_clone(spira_context ctx, void **dst, const void *src,
+                                          size_t bytes, const char *what)
+{
+    SPIRA__TRY(spira__cuda_malloc(ctx, dst, bytes, what));
+    return bytes ? spira__cuda_upload(ctx, *dst, src, bytes) : SPIRA_OK;
+}
+
 extern "C" spira_status spira__cuda_download(spira_context ctx, void *d, const void *s, size_t b)
 {
     SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyDeviceToHost, ctx->cuda->stream));
