@@ -1,4 +1,5 @@
 /* cli.c - shared helpers of the command-line drivers. */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "cli.h"
 
 #include <errno.h>
@@ -86,4 +87,51 @@ void cli_set_format(spira_context ctx, spira_matrix A, const char *spec)
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
     snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), spec);
     cli_check(ctx, spira_matrix_set_format(A, name, colon ? colon + 1 : NULL), "--format");
+}
+
+int cli_parse_formats(const char *list, cli_format_item *items, int cap, int count,
+                      spira_status (*describe)(int, const char **, const char **))
+{
+    int n = 0;
+    char *copy = strdup(list), *save = NULL;
+    if (!copy) return 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':');
+        if (!colon && strchr(tok, '=') && n > 0) {
+            cli_format_item *p = &items[n - 1];
+            size_t len = strlen(p->opts);
+            snprintf(p->opts + len, sizeof p->opts - len, "%s%s", len ? "," : "", tok);
+            continue;
+        }
+        if (!strcmp(tok, "all")) {
+            for (int i = 0; i < count && n < cap; i++) {
+                const char *name;
+                describe(i, &name, NULL);
+                snprintf(items[n].name, sizeof items[n].name, "%s", name);
+                items[n++].opts[0] = 0;
+            }
+            continue;
+        }
+        if (n == cap) break;
+        if (colon) *colon = 0;
+        snprintf(items[n].name, sizeof items[n].name, "%s", tok);
+        snprintf(items[n].opts, sizeof items[n].opts, "%s", colon ? colon + 1 : "");
+        n++;
+    }
+    free(copy);
+    return n;
+}
+
+void cli_csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"') putchar('"');
+        putchar(*s == '\n' ? ' ' : *s);
+    }
+    putchar('"');
 }

@@ -22,6 +22,18 @@ spira_matrix cli_load_matrix(spira_context ctx, const char *lap, const char *pat
                              spira_dtype dtype, char *name, size_t name_size);
 /* Select A's SpMV format from "NAME" or "NAME:key=value,..." (--format); exits on error. */
 void cli_set_format(spira_context ctx, spira_matrix A, const char *spec);
+/* A format and its options from a --formats list. */
+typedef struct {
+    char name[32];
+    char opts[64];
+} cli_format_item;
+/* "a,b:k=v,k2=v2,c" -> {a,""}, {b,"k=v,k2=v2"}, {c,""}: an item with '=' and no ':' is one
+ * more option of the item before it (format names never contain '='); "all" is every name
+ * describe(i) gives for i < count. Returns the items filled (at most cap). */
+int cli_parse_formats(const char *list, cli_format_item *items, int cap, int count,
+                      spira_status (*describe)(int, const char **, const char **));
+/* Print a CSV field, quoted when it holds a comma, a quote or a newline. */
+void cli_csv_field(const char *s);
 /* Program name for messages. */
 extern const char *cli_prog;
 

@@ -5,6 +5,10 @@ examples_spira_solve_LDADD = libspira.la
 bin_PROGRAMS += examples/spira-spmv
 examples_spira_spmv_SOURCES = examples/spira-spmv.c examples/cli.c examples/cli.h
 examples_spira_spmv_LDADD = libspira_core.la
+# the GF(2) SpMV benchmark: plan timings and bytes, the event timer (libspira_core too)
+bin_PROGRAMS += examples/spira-gf2
+examples_spira_gf2_SOURCES = examples/spira-gf2.c examples/cli.c examples/cli.h
+examples_spira_gf2_LDADD = libspira_core.la
 
 examples_spira_pagerank_SOURCES = examples/spira-pagerank.c examples/cli.c examples/cli.h
 examples_spira_pagerank_LDADD = libspira.la

@@ -15,7 +15,6 @@
  * Exit status: 0, 1 if a format failed (not a refusal) or exceeded the error bound, 2 for
  * bad usage.
  */
-#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "cli.h"
 #include "spmv.h"
 #include "cuda/gateway.h"
@@ -47,44 +46,6 @@ static void usage(FILE *f)
             "                       GB/s with\n"
             "  --list-formats       every registered format with its description\n"
             "  --help               this text\n");
-}
-
-typedef struct {
-    char name[32];
-    char opts[64];
-} fmt_item;
-
-/* "a,b:k=v,k2=v2,c" -> {a,""}, {b,"k=v,k2=v2"}, {c,""}: an item with '=' and no ':' is
- * one more option of the item before it (format names never contain '='). */
-static int parse_formats(const char *list, fmt_item *items, int cap)
-{
-    int n = 0;
-    char *copy = strdup(list), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *colon = strchr(tok, ':');
-        if (!colon && strchr(tok, '=') && n > 0) {
-            fmt_item *p = &items[n - 1];
-            size_t len = strlen(p->opts);
-            snprintf(p->opts + len, sizeof p->opts - len, "%s%s", len ? "," : "", tok);
-            continue;
-        }
-        if (!strcmp(tok, "all")) {
-            for (int i = 0; i < spira_format_count() && n < cap; i++) {
-                const char *name;
-                spira_format_describe(i, &name, NULL);
-                snprintf(items[n].name, sizeof items[n].name, "%s", name);
-                items[n++].opts[0] = 0;
-            }
-            continue;
-        }
-        if (n == cap) break;
-        if (colon) *colon = 0;
-        snprintf(items[n].name, sizeof items[n].name, "%s", tok);
-        snprintf(items[n].opts, sizeof items[n].opts, "%s", colon ? colon + 1 : "");
-        n++;
-    }
-    free(copy);
-    return n;
 }
 
 /* One run of the plan timed on the backend's clock. */
@@ -136,21 +97,6 @@ static spira_status copy_bandwidth(spira_context ctx, size_t bytes, int reps, do
     return s;
 }
 
-/* A CSV field, quoted when it holds a comma or a quote. */
-static void csv_field(const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"') putchar('"');
-        putchar(*s == '\n' ? ' ' : *s);
-    }
-    putchar('"');
-}
-
 typedef struct {
     int ok;             /* measured */
     const char *status; /* "ok", "refused", "error", "WRONG" */
@@ -160,7 +106,7 @@ typedef struct {
 } result;
 
 /* Time one format. ref is the double reference, scale (|A||x|)_i, ybuf host scratch. */
-static void bench_format(spira_context ctx, spira_matrix A, const fmt_item *it, spira_vector x,
+static void bench_format(spira_context ctx, spira_matrix A, const cli_format_item *it, spira_vector x,
                          spira_vector y, const double *ref, const double *scale, double *ybuf,
                          int warmup, int reps, double tol, result *r)
 {
@@ -290,11 +236,12 @@ int main(int argc, char **argv)
 
     /* the format list; on CUDA, cuSPARSE with default options is always measured first */
     enum { CAP = 64 };
-    fmt_item items[CAP + 1];
-    int nf = parse_formats(formats, items + 1, CAP), base = 1;
+    cli_format_item items[CAP + 1];
+    int nf = cli_parse_formats(formats, items + 1, CAP, spira_format_count(), spira_format_describe),
+        base = 1;
     for (int i = 1; i <= nf; i++)
         if (!strcmp(items[i].name, "cusparse") && !items[i].opts[0]) {
-            fmt_item tmp = items[i];
+            cli_format_item tmp = items[i];
             memmove(items + 2, items + 1, (size_t)(i - 1) * sizeof *items);
             items[1] = tmp;
         }
@@ -371,16 +318,16 @@ int main(int argc, char **argv)
                  items[i].opts);
         if (csv) {
             printf("%s,%d,%d,%d,%s,%s,", source, m, n, csr->nnz, prec, gpu ? "cuda" : "cpu");
-            csv_field(items[i].name);
+            cli_csv_field(items[i].name);
             putchar(',');
-            csv_field(items[i].opts);
+            cli_csv_field(items[i].opts);
             if (r.ok)
                 printf(",%s,%.4f,%.4f,%.4f,%.4f,%.2f,%.6f,%.6f,%.3f,%.3f,%.4f,%zu,%.3e,%ld,",
                        r.status, r.select_ms, r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, t, r.spmv_min_ms,
                        gflops, gbs, ratio, r.bytes, r.err, reps);
             else
                 printf(",%s,,,,,,,,,,,,,%ld,", r.status, reps);
-            csv_field(r.note);
+            cli_csv_field(r.note);
             putchar('\n');
         } else if (r.ok) {
             char vs[16] = "-";

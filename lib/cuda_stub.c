@@ -27,6 +27,7 @@ spira_status spira__cuda_clone(spira_context ctx, void **d, const void *s, size_
 }
 spira_status spira__cuda_download(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_copy(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_zero(spira_context ctx, void *d, size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_synchronize(spira_context ctx) { return NO_CUDA(ctx); }
 spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx, double v) { return NO_CUDA(ctx); }
 spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const void *dx,

@@ -340,6 +340,55 @@ SPIRA_API spira_status spira_pagerank(spira_matrix G, spira_vector rank,
                                       const spira_pagerank_opts *opts,
                                       spira_pagerank_info *info);
 
+/* ---- SpMV over GF(2) (spmv/gf2*.c; blocks in lib/gf2_block.c) -------------------------
+ * For the linear algebra of the number field sieve (block Wiedemann; Schmidt, Aribowo and
+ * Dang): a pattern matrix over GF(2) times a block of W = 64, 128 or 256 bit vectors.
+ * Row i of Y = M X is the XOR of the rows j of X over the entries (i, j) of M. A block of
+ * n rows is stored row-major, W/64 uint64_t words a row (bit b of the block's row r is bit
+ * b % 64 of word r * W/64 + b / 64); it lives where its context computes. */
+typedef struct spira_gf2_matrix_s *spira_gf2_matrix;
+typedef struct spira_gf2_block_s *spira_gf2_block;
+
+/* From 0-based COO entries (copied; any order). An entry given twice cancels (1 + 1 = 0
+ * over GF(2)): an entry of M is the parity of its count. Bad indices or sizes beyond
+ * 32-bit indices: as spira_matrix_from_coo. */
+SPIRA_API spira_status spira_gf2_matrix_from_coo(spira_context ctx, int64_t nrows, int64_t ncols,
+                                                 int64_t nnz, const int32_t *row_idx,
+                                                 const int32_t *col_idx, spira_gf2_matrix *M);
+/* Read a Matrix Market file as GF(2): pattern entries are 1; integer or real values are
+ * taken mod 2 after duplicates are summed (odd: 1, even: dropped); a value that is not an
+ * integer, or beyond 2^53 (where a double no longer holds its parity), is SPIRA_ERR_PARSE
+ * naming the entry. Otherwise as spira_matrix_read_mm. To take a real matrix's pattern,
+ * read it with spira_matrix_read_mm and pass its CSR's entries to _from_coo. */
+SPIRA_API spira_status spira_gf2_matrix_read_mm(spira_context ctx, const char *path,
+                                                spira_gf2_matrix *M);
+/* Sizes and the number of entries (after cancellation). Any pointer may be NULL. */
+SPIRA_API spira_status spira_gf2_matrix_size(spira_gf2_matrix M, int64_t *nrows, int64_t *ncols,
+                                             int64_t *nnz);
+/* The GF(2) SpMV format ("csr" by default; see spira_gf2_format_describe) and its
+ * options. Unknown names and keys are refused here; option values when the plan is built:
+ * on the next multiply of a block width (one plan per width, kept) or by _prepare. */
+SPIRA_API spira_status spira_gf2_matrix_set_format(spira_gf2_matrix M, const char *name,
+                                                   const char *options);
+/* Build the plan for blocks of width bits now, so the first multiply does not pay it;
+ * *setup_ms (may be NULL) gets what building it took. */
+SPIRA_API spira_status spira_gf2_matrix_prepare(spira_gf2_matrix M, int width, double *setup_ms);
+SPIRA_API void spira_gf2_matrix_destroy(spira_gf2_matrix M);
+SPIRA_API int spira_gf2_format_count(void);
+SPIRA_API spira_status spira_gf2_format_describe(int i, const char **name,
+                                                 const char **description);
+
+/* A block of nrows rows of width bits (64, 128 or 256), zeroed. */
+SPIRA_API spira_status spira_gf2_block_create(spira_context ctx, int64_t nrows, int width,
+                                              spira_gf2_block *X);
+SPIRA_API void spira_gf2_block_destroy(spira_gf2_block X);
+/* Copy nrows * width / 64 words in from / out to host memory. */
+SPIRA_API spira_status spira_gf2_block_set(spira_gf2_block X, const uint64_t *host);
+SPIRA_API spira_status spira_gf2_block_get(spira_gf2_block X, uint64_t *host);
+
+/* Y = M X. X has ncols(M) rows, Y nrows(M), both one width and M's context; Y is not X. */
+SPIRA_API spira_status spira_gf2_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -177,6 +177,16 @@ struct spira_vector_s {
     void *data; /* device memory on CUDA, host memory on CPU */
 };
 
+/* A block of W-bit vectors over GF(2) (lib/gf2_block.c; multiplied in spmv/gf2.c).
+ * spira__gf2_width_check: INVALID_ARG unless width is 64, 128 or 256. */
+spira_status spira__gf2_width_check(spira_context ctx, int width);
+struct spira_gf2_block_s {
+    spira_context ctx;
+    int32_t nrows;
+    int words;      /* width / 64 */
+    uint64_t *data; /* device memory on CUDA, host memory on CPU */
+};
+
 /* Check that vectors share a context, a length and a dtype (any may be NULL to skip). */
 spira_status spira__vectors_match(spira_vector x, spira_vector y, spira_vector z);
 /* w <- x .* y elementwise (preconditioners). */
@@ -187,6 +197,7 @@ void spira__mem_free(spira_context ctx, void *p);
 /* Copy host memory to where ctx computes, and back. */
 spira_status spira__mem_upload(spira_context ctx, void *dst, const void *src, size_t bytes);
 spira_status spira__mem_download(spira_context ctx, void *dst, const void *src, size_t bytes);
+spira_status spira__mem_zero(spira_context ctx, void *p, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,6 @@ static spira_status unknown_format(spira_context ctx, const char *name)
                         list);
 }
 
-/* "auto" is no format of its own, only its name and option keys, for check_option_keys */
-static const spira__format auto_row = {.name = "auto", .options = "trial"};
 
 /* The item of an options string "k=v,k2=v2" that starts at p ends at *end; returns where
  * the next one starts. */
@@ -43,8 +41,8 @@ static const char *opt_item(const char *p, const char **end)
     return **end ? *end + 1 : *end;
 }
 
-/* Every "key=value" item of opts names one of f's option keys (empty items are skipped). */
-static spira_status check_option_keys(spira_context ctx, const spira__format *f, const char *opts)
+spira_status spira__check_option_keys(spira_context ctx, const char *format, const char *keys,
+                                      const char *opts)
 {
     for (const char *p = opts ? opts : "", *end, *next; *p; p = next) {
         next = opt_item(p, &end);
@@ -54,16 +52,15 @@ static spira_status check_option_keys(spira_context ctx, const spira__format *f,
                                 "SpMV format option '%.*s' is not key=value", (int)(end - p), p);
         int known = 0;
         size_t klen = eq ? (size_t)(eq - p) : 0;
-        for (const char *k = f->options; eq && *k && !known;) {
+        for (const char *k = keys; eq && *k && !known;) {
             size_t len = strcspn(k, " ");
             known = len == klen && strncmp(k, p, klen) == 0;
             k += len + (k[len] == ' ');
         }
         if (eq && !known)
             return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                                "SpMV format '%s' has no option '%.*s' (%s%s)", f->name, (int)klen,
-                                p, *f->options ? "its options: " : "it takes none",
-                                f->options);
+                                "SpMV format '%s' has no option '%.*s' (%s%s)", format, (int)klen,
+                                p, *keys ? "its options: " : "it takes none", keys);
     }
     return SPIRA_OK;
 }
@@ -72,12 +69,12 @@ spira_status spira_matrix_set_format(spira_matrix A, const char *name, const cha
 {
     if (!A || !name) return SPIRA_ERR_INVALID_ARG;
     if (!strcmp(name, "auto")) {
-        SPIRA__TRY(check_option_keys(A->ctx, &auto_row, options));
+        SPIRA__TRY(spira__check_option_keys(A->ctx, "auto", "trial", options));
         return spira__auto_select(A, options);
     }
     const spira__format *f = spira__format_find(name);
     if (!f) return unknown_format(A->ctx, name);
-    SPIRA__TRY(check_option_keys(A->ctx, f, options));
+    SPIRA__TRY(spira__check_option_keys(A->ctx, f->name, f->options, options));
     if (strlen(options ? options : "") >= sizeof A->format_opts)
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "format options too long: '%s'",
                             options);

@@ -69,6 +69,11 @@ spira_status spira__spmv_apply(spira__spmv_plan *p, double alpha, const void *x,
 spira_status spira__opt_long(spira_context ctx, const char *opts, const char *key, long def,
                              long *out);
 
+/* Every "key=value" item of opts names one of keys (space-separated; empty items are
+ * skipped): SPIRA_ERR_INVALID_ARG naming the format's keys otherwise. */
+spira_status spira__check_option_keys(spira_context ctx, const char *format, const char *keys,
+                                      const char *opts);
+
 /* Value of key in opts as one of choices (a NULL-terminated list): its index in *out, or
  * def if the key is absent; SPIRA_ERR_INVALID_ARG naming the choices for anything else. */
 spira_status spira__opt_word(spira_context ctx, const char *opts, const char *key,

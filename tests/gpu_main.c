@@ -266,6 +266,33 @@ START_TEST(gpu_suraa_children)
 }
 END_TEST
 
+/* SpMV over GF(2): every format variant and width on every shape, then on sieve-shaped
+ * matrices large enough for many slices a block and several row lengths' lanes, against
+ * the XOR of the triplets, Y poisoned. */
+START_TEST(gpu_gf2_formats)
+{
+    tu_triplets T;
+    if (_i < tu_nshapes) {
+        tu_shape_triplets(&tu_shapes[_i], tu_seed() + (unsigned)_i, &T);
+        ck_assert_int_gt(tu_gf2_check(gpu, tu_shapes[_i].nrows, tu_shapes[_i].ncols, T.nnz,
+                                      T.ri, T.ci, tu_shapes[_i].name, tu_seed()), 0);
+    } else {
+        const int32_t n = _i == tu_nshapes ? 300000 : 50000;
+        const int weight = _i == tu_nshapes ? 60 : 150;
+        tu_gf2_nfs_triplets(n, weight, tu_seed() + (unsigned)_i, &T);
+        ck_assert_int_gt(tu_gf2_check(gpu, n, n, T.nnz, T.ri, T.ci, "sieve-shaped", tu_seed()), 0);
+    }
+    tu_triplets_free(&T);
+}
+END_TEST
+
+/* Each host and device allocation of the GF(2) path fails in turn on the CUDA context. */
+START_TEST(gpu_gf2_allocation_fails)
+{
+    tu_gf2_alloc_walk(gpu);
+}
+END_TEST
+
 /* cuSPARSE's CSR_ALG2 (alg=2) is documented bitwise reproducible: two runs agree. */
 START_TEST(gpu_cusparse_alg2)
 {
@@ -706,6 +733,8 @@ int main(void)
     tcase_add_loop_test(tc, gpu_cusparse_alg2, 0, 2);
     tcase_add_test(tc, gpu_auto_select);
     tcase_add_test(tc, gpu_suraa_children);
+    tcase_add_loop_test(tc, gpu_gf2_formats, 0, tu_nshapes + 2);
+    tcase_add_test(tc, gpu_gf2_allocation_fails);
     tcase_add_loop_test(tc, gpu_pkt_options, 0, 2);
     tcase_add_loop_test(tc, gpu_bicgstab_like_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_ilu_like_cpu, 0, 5);

@@ -10,7 +10,7 @@ int main(void)
     Suite *(*suites[])(void) = {suite_context,     suite_csr,     suite_blas,    suite_mmio,
                                 suite_spmv,        suite_formats, suite_pkt,     suite_faults,
                                 suite_threads,     suite_determinism,            suite_solvers,
-                                suite_krylov,      suite_eigen,   suite_ilu};
+                                suite_krylov,      suite_eigen,   suite_ilu,     suite_gf2};
     tu_seed();
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)

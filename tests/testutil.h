@@ -63,6 +63,19 @@ int tu_check_format(spira_context ctx, spira_matrix A, const char *name, const c
 extern const char *const tu_format_variants[][2];
 extern const int tu_nformat_variants;
 
+/* GF(2) (test_gf2.c): the matrix of the triplets (repeats cancel) with every GF(2)
+ * format variant and width 64, 128, 256 on ctx, against the XOR of the triplets, Y poisoned
+ * (all bits set); returns the runs checked. And n rows of `weight` entries with low columns
+ * dense, as a number-field-sieve matrix has (v and vf NULL). */
+int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
+                 const int32_t *ri, const int32_t *ci, const char *label, unsigned seed);
+void tu_gf2_nfs_triplets(int32_t n, int weight, unsigned seed, tu_triplets *T);
+/* Fail each allocation in turn of building a matrix, two blocks and every variant's plan
+ * and multiply on ctx: NOMEM or success, never a crash (leaks show under a leak checker). */
+void tu_gf2_alloc_walk(spira_context ctx);
+extern const char *const tu_gf2_variants[][2];
+extern const int tu_gf2_nvariants;
+
 /* Suites */
 Suite *suite_context(void);
 Suite *suite_csr(void);
@@ -76,6 +89,7 @@ Suite *suite_mmio(void);
 Suite *suite_faults(void);
 Suite *suite_threads(void);
 Suite *suite_determinism(void);
+Suite *suite_gf2(void);
 /* Every format `runs` times and a BiCGSTAB solve twice: bitwise equal (test_determinism.c). */
 void tu_check_bitwise(spira_context ctx, int runs);
 

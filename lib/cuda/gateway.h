@@ -30,6 +30,7 @@ spira_status spira__cuda_clone(spira_context ctx, void **dst, const void *src, s
                                const char *what);
 spira_status spira__cuda_download(spira_context ctx, void *dst, const void *src, size_t bytes);
 spira_status spira__cuda_copy(spira_context ctx, void *ddst, const void *dsrc, size_t bytes);
+spira_status spira__cuda_zero(spira_context ctx, void *d, size_t bytes); /* on the stream */
 spira_status spira__cuda_synchronize(spira_context ctx);
 
 /* BLAS-1 (cuBLAS where it has the call, small kernels otherwise). */

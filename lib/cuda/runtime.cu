@@ -151,6 +151,12 @@ extern "C" spira_status spira__cuda_copy(spira_context ctx, void *d, const void 
     return SPIRA_OK;
 }
 
+extern "C" spira_status spira__cuda_zero(spira_context ctx, void *d, size_t b)
+{
+    SPIRA__CUDA(ctx, cudaMemsetAsync(d, 0, b, ctx->cuda->stream));
+    return SPIRA_OK;
+}
+
 extern "C" spira_status spira__cuda_synchronize(spira_context ctx)
 {
     SPIRA__CUDA(ctx, cudaStreamSynchronize(ctx->cuda->stream));

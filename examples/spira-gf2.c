@@ -1,0 +1,472 @@
+/*
+ * spira-gf2 - the GF(2) SpMV benchmark: Y = M X over GF(2), M a pattern matrix and X a
+ * block of W = 64, 128 or 256 bit vectors (block Wiedemann's multiply; Schmidt, Aribowo
+ * and Dang), with every selected format at every selected width, in one run.
+ *
+ * M is read from a Matrix Market file (integer or pattern entries mod 2; --pattern takes
+ * any file's stored entries as ones) or generated with --nfs N:W, an N x N matrix shaped
+ * like a number-field-sieve matrix: W distinct columns a row, column floor(N u^3) for u
+ * uniform in [0, 1) (a fixed-seed xorshift), so the first columns are dense and the rest
+ * sparse, a duplicate within a row drawn again.
+ *
+ * For each (format, width): setup (the plan's build, in ms), the median and minimum time
+ * of one multiply over --reps runs after --warmup runs (CUDA events around each run on the
+ * context's stream; the wall clock on the CPU backend), Gnnz/s = nnz / t (the chapter's
+ * metric: billions of nonzeros processed a second, one multiply of a W-bit block),
+ * effective GB/s = (matrix bytes as the format reads them + X read once + Y written once)
+ * / t, and the matrix's bytes. Before the timing, Y is poisoned (every bit set) and the
+ * first multiply compared word for word with a plain loop over M's entries (XOR is
+ * exact, so any differing word is WRONG). A format that refuses gets a row with its
+ * reason. It links the library's internals (libspira_core) for the plan's timings and
+ * bytes and the event timer.
+ *
+ * Exit status: 0, 1 if a format failed (not a refusal) or was WRONG, 2 for bad usage.
+ */
+#include "cli.h"
+#include "gf2.h"
+#include "cuda/gateway.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: spira-gf2 [options] M.mtx[.gz]\n"
+            "       spira-gf2 [options] --nfs N:W   (N x N, W entries a row, NFS-shaped)\n"
+            "       spira-gf2 --list-formats\n"
+            "Time Y = M X over GF(2), X a block of 64, 128 or 256 bit vectors, with each GF(2)\n"
+            "format, and check every result bit for bit against a plain loop over M's entries.\n"
+            "  --nfs N:W            generate M: each row W distinct columns floor(N u^3), u\n"
+            "                       uniform in [0,1) (fixed seed): dense first columns\n"
+            "  --pattern            read the file's stored entries as ones (any field; without\n"
+            "                       it, integer values are taken mod 2 and real ones refused)\n"
+            "  --width LIST         64, 128, 256 or a comma list of them (default 64)\n"
+            "  --formats LIST       'all' (default) or a comma list of NAME[:OPTIONS];\n"
+            "                       OPTIONS are key=value pairs, e.g. sliced-coo:share=warp,rows=64\n"
+            "  --reps N             timed runs per format and width (default 100); the median\n"
+            "                       is reported\n"
+            "  --warmup N           untimed runs first (default 5)\n"
+            "  --backend NAME       auto (default), cpu, cuda\n"
+            "  --csv                comma-separated output with a header line\n"
+            "  --list-formats       every GF(2) format with its description and option keys\n"
+            "  --help               this text\n");
+}
+
+/* "64,128,256" -> {64, 128, 256}; 0 (after a message) on anything else. */
+static int parse_widths(const char *list, int *w, int cap)
+{
+    int n = 0;
+    const char *p = list;
+    for (;;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',') || (v != 64 && v != 128 && v != 256) || n == cap) {
+            fprintf(stderr, "%s: --width wants 64, 128 or 256, or a comma list of them (at most "
+                    "%d), not '%s'\n", cli_prog, cap, list);
+            return 0;
+        }
+        w[n++] = (int)v;
+        if (!*end) return n;
+        p = end + 1;
+    }
+}
+
+/* xorshift64 (Marsaglia's 13, 7, 17): the generator of M's columns and of X. */
+static uint64_t xorshift64(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+/* An NFS-shaped N x N pattern, W entries a row, as COO (row-major: row i holds entries
+ * i*W .. i*W+W-1) and the row pointers of the same entries. Column floor(N u^3) puts
+ * about N^(-1/3) of the draws in column 0 (W = 64, N = 10^6: column 0 in half the rows).
+ * A column already in the row is drawn again, and after 64 tries the next free column
+ * above it is taken (so any W <= N ends). */
+static int gen_nfs(int32_t n, int32_t w, int32_t **row, int32_t **col, int32_t **rp)
+{
+    size_t nnz = (size_t)n * (size_t)w;
+    int32_t *seen = malloc((size_t)n * sizeof *seen);
+    *row = malloc(nnz * sizeof **row);
+    *col = malloc(nnz * sizeof **col);
+    *rp = malloc(((size_t)n + 1) * sizeof **rp);
+    if (!seen || !*row || !*col || !*rp) {
+        free(seen);
+        return 0;
+    }
+    for (int32_t j = 0; j < n; j++) seen[j] = -1;
+    uint64_t st = 0x9E3779B97F4A7C15u;
+    size_t k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        (*rp)[i] = (int32_t)k;
+        for (int32_t e = 0; e < w; e++) {
+            int32_t c = 0;
+            for (int t = 0; t < 64; t++) {
+                double u = (double)(xorshift64(&st) >> 11) * 0x1.0p-53;
+                c = (int32_t)((double)n * u * u * u);
+                if (c >= n) c = n - 1;
+                if (seen[c] != i) break;
+            }
+            while (seen[c] == i) c = c + 1 < n ? c + 1 : 0;
+            seen[c] = i;
+            (*row)[k] = i;
+            (*col)[k++] = c;
+        }
+    }
+    (*rp)[n] = (int32_t)k;
+    free(seen);
+    return 1;
+}
+
+/* The reference: row i of y = XOR of rows col[k] of x over k in row i, words words a row. */
+static void reference(int32_t m, const int32_t *rp, const int32_t *col, int words,
+                      const uint64_t *x, uint64_t *y)
+{
+    for (int32_t i = 0; i < m; i++) {
+        uint64_t acc[4] = {0, 0, 0, 0};
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+            for (int b = 0; b < words; b++) acc[b] ^= x[(size_t)col[k] * words + b];
+        for (int b = 0; b < words; b++) y[(size_t)i * words + b] = acc[b];
+    }
+}
+
+/* One multiply timed on the backend's clock. */
+static spira_status timed_spmv(spira_context ctx, spira_cuda_timer *tm, spira_gf2_matrix M,
+                               spira_gf2_block X, spira_gf2_block Y, double *ms)
+{
+    if (!tm) {
+        double t0 = spira__now_ms();
+        spira_status s = spira_gf2_spmv(M, X, Y);
+        *ms = spira__now_ms() - t0;
+        return s;
+    }
+    SPIRA__TRY(spira__cuda_timer_start(ctx, tm));
+    SPIRA__TRY(spira_gf2_spmv(M, X, Y));
+    return spira__cuda_timer_stop(ctx, tm, ms);
+}
+
+typedef struct {
+    int ok;             /* measured */
+    const char *status; /* "ok", "refused", "error", "WRONG" */
+    char note[512];     /* refusal reason, error message or where the result differs */
+    double setup_ms, spmv_ms, spmv_min_ms;
+    size_t bytes;
+} result;
+
+/* Time one format at one width. ref is the reference Y, ybuf host scratch of Y's size, t
+ * reps doubles of scratch. */
+static void bench_format(spira_context ctx, spira_cuda_timer *tm, spira_gf2_matrix M,
+                         const cli_format_item *it, int words, spira_gf2_block X, spira_gf2_block Y,
+                         int32_t m, const uint64_t *ref, uint64_t *ybuf, double *t, int warmup,
+                         int reps, result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->status = "error";
+    size_t ny = (size_t)m * (size_t)words;
+    spira__gf2_plan *p = NULL;
+    spira_status s = spira_gf2_matrix_set_format(M, it->name, it->opts);
+    /* correctness first, on a poisoned Y; the first multiply builds the plan */
+    if (s == SPIRA_OK) {
+        memset(ybuf, 0xFF, ny * sizeof *ybuf);
+        s = spira_gf2_block_set(Y, ybuf);
+    }
+    if (s == SPIRA_OK) s = spira_gf2_spmv(M, X, Y);
+    if (s == SPIRA_OK) s = spira__gf2_plan_get(M, words, &p);
+    if (s == SPIRA_OK) s = spira_gf2_block_get(Y, ybuf);
+    if (s != SPIRA_OK) {
+        r->status = s == SPIRA_ERR_UNSUPPORTED ? "refused" : "error";
+        snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
+        spira__gf2_plans_drop(M);
+        return;
+    }
+    r->setup_ms = p->build_ms;
+    r->bytes = p->fmt->bytes ? p->fmt->bytes(p->layout) : 0;
+    size_t bad = 0, first = 0;
+    for (size_t k = 0; k < ny; k++)
+        if (ybuf[k] != ref[k] && bad++ == 0) first = k;
+    for (int k = 0; k < warmup && s == SPIRA_OK; k++) {
+        double ms;
+        s = timed_spmv(ctx, tm, M, X, Y, &ms);
+    }
+    for (int k = 0; k < reps && s == SPIRA_OK; k++) s = timed_spmv(ctx, tm, M, X, Y, &t[k]);
+    if (s == SPIRA_OK) {
+        r->spmv_ms = spira__median(t, reps); /* sorts t */
+        r->spmv_min_ms = t[0];
+        r->ok = 1;
+        r->status = bad ? "WRONG" : "ok";
+        if (bad)
+            snprintf(r->note, sizeof r->note,
+                     "%zu of %zu words differ; first: row %zu word %zu is %016llx, not %016llx",
+                     bad, ny, first / (size_t)words, first % (size_t)words,
+                     (unsigned long long)ybuf[first], (unsigned long long)ref[first]);
+    } else {
+        snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
+    }
+    spira__gf2_plans_drop(M); /* its device memory goes before the next format's */
+}
+
+/* "PROG: WHAT: STATUS: message" to stderr; nonzero if s is not SPIRA_OK. */
+static int failed(spira_context ctx, spira_status s, const char *what)
+{
+    if (s == SPIRA_OK) return 0;
+    fprintf(stderr, "%s: %s: %s: %s\n", cli_prog, what, spira_status_name(s),
+            spira_last_error(ctx));
+    return 1;
+}
+
+/* M from a file's stored entries, whatever their values (--pattern): through the real
+ * reader and its canonical CSR, each (i, j) once. rp and col get the CSR (the reference's). */
+static spira_status read_pattern(spira_context ctx, const char *path, spira_gf2_matrix *M,
+                                 int32_t **rp, int32_t **col)
+{
+    spira_matrix A = NULL;
+    spira_matrix_info info;
+    int32_t *row = NULL;
+    spira_status s = spira_matrix_read_mm(ctx, path, SPIRA_R64, &A);
+    if (s == SPIRA_OK) s = spira_matrix_get_info(A, &info);
+    if (s == SPIRA_OK) {
+        *rp = malloc(((size_t)info.nrows + 1) * sizeof **rp);
+        *col = malloc(((size_t)info.nnz + 1) * sizeof **col);
+        row = malloc(((size_t)info.nnz + 1) * sizeof *row);
+        if (!*rp || !*col || !row)
+            s = spira__error(ctx, SPIRA_ERR_NOMEM, "the entries of %s (%lld)", path,
+                             (long long)info.nnz);
+    }
+    if (s == SPIRA_OK) s = spira_matrix_get_csr(A, *rp, *col, NULL);
+    if (s == SPIRA_OK) {
+        for (int32_t i = 0; i < (int32_t)info.nrows; i++)
+            for (int32_t k = (*rp)[i]; k < (*rp)[i + 1]; k++) row[k] = i;
+        s = spira_gf2_matrix_from_coo(ctx, info.nrows, info.ncols, info.nnz, row, *col, M);
+    }
+    free(row);
+    spira_matrix_destroy(A);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    cli_prog = "spira-gf2";
+    static const struct option longopts[] = {
+        {"nfs", required_argument, 0, 'N'},     {"pattern", no_argument, 0, 'P'},
+        {"width", required_argument, 0, 'W'},   {"formats", required_argument, 0, 'f'},
+        {"reps", required_argument, 0, 'r'},    {"warmup", required_argument, 0, 'w'},
+        {"backend", required_argument, 0, 'B'}, {"csv", no_argument, 0, 'c'},
+        {"list-formats", no_argument, 0, 'l'},  {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char *formats = "all", *nfs = NULL, *widths_arg = "64";
+    spira_context_opts copts = {SPIRA_BACKEND_AUTO, 0, 0};
+    long reps = 100, warmup = 5;
+    int csv = 0, pattern = 0, c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'N': nfs = optarg; break;
+        case 'P': pattern = 1; break;
+        case 'W': widths_arg = optarg; break;
+        case 'f': formats = optarg; break;
+        case 'r': reps = cli_long("--reps", optarg); break;
+        case 'w': warmup = cli_long("--warmup", optarg); break;
+        case 'B': copts.backend = cli_backend(optarg); break;
+        case 'c': csv = 1; break;
+        case 'l':
+            for (int i = 0; i < spira_gf2_format_count(); i++) {
+                const char *name, *desc;
+                spira_gf2_format_describe(i, &name, &desc);
+                const spira__gf2_format *fmt = spira__gf2_format_find(name);
+                printf("%-12s %s\n", name, desc);
+                if (fmt && fmt->options && fmt->options[0])
+                    printf("%-12s options: %s\n", "", fmt->options);
+            }
+            return 0;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if ((optind < argc) == (nfs != NULL) || optind + 1 < argc || (pattern && nfs)) {
+        if (optind < argc && nfs)
+            fprintf(stderr, "%s: give a file or --nfs, not both\n", cli_prog);
+        else if (pattern && nfs)
+            fprintf(stderr, "%s: --pattern is for a file, not --nfs\n", cli_prog);
+        usage(stderr);
+        return 2;
+    }
+    if (reps < 1 || reps > 1000000 || warmup < 0 || warmup > 1000000) {
+        fprintf(stderr, "%s: --reps must be 1..10^6 and --warmup 0..10^6\n", cli_prog);
+        return 2;
+    }
+    int widths[8];
+    int nw = parse_widths(widths_arg, widths, 8);
+    if (!nw) return 2;
+    long nfs_n = 0, nfs_w = 0;
+    if (nfs) {
+        char end;
+        if (sscanf(nfs, "%ld:%ld%c", &nfs_n, &nfs_w, &end) != 2) {
+            fprintf(stderr, "%s: --nfs wants N:W (N rows and columns, W entries a row), e.g. "
+                    "1000000:64, not '%s'\n", cli_prog, nfs);
+            return 2;
+        }
+        if (nfs_n < 1 || nfs_n > INT32_MAX || nfs_w < 1 || nfs_w > nfs_n) {
+            fprintf(stderr, "%s: --nfs %s: need N >= 1 and 1 <= W <= N (W distinct columns a "
+                    "row)\n", cli_prog, nfs);
+            return 2;
+        }
+        if ((double)nfs_n * (double)nfs_w > INT32_MAX) {
+            fprintf(stderr, "%s: --nfs %s: %.0f entries are beyond 32-bit indices (2^31 - 1)\n",
+                    cli_prog, nfs, (double)nfs_n * (double)nfs_w);
+            return 2;
+        }
+    }
+    enum { CAP = 64 };
+    cli_format_item items[CAP];
+    int nf = cli_parse_formats(formats, items, CAP, spira_gf2_format_count(), spira_gf2_format_describe);
+    if (nf == 0) {
+        fprintf(stderr, "%s: --formats names no format: '%s'\n", cli_prog, formats);
+        return 2;
+    }
+
+    /* everything below is freed at done: */
+    int rc = 1, gpu = 0, maxwords = 0;
+    spira_context ctx = NULL;
+    spira_gf2_matrix M = NULL;
+    spira_gf2_block X = NULL, Y = NULL;
+    spira_cuda_timer *tm = NULL;
+    int32_t *coo_row = NULL, *own_col = NULL, *own_rp = NULL;
+    uint64_t *x = NULL, *ref = NULL, *ybuf = NULL;
+    double *t = NULL;
+    /* M's entries as the reference reads them: our own for --nfs and --pattern, else the
+     * pattern the GF(2) reader made (after cancellation), borrowed from M */
+    const int32_t *rp = NULL, *col = NULL;
+    int64_t nrows64 = 0, ncols64 = 0, nnz64 = 0;
+    int32_t m, n, nnz, maxrow = 0;
+    char source[512] = "", made[128] = "";
+
+    spira_status s = spira_context_create(&ctx, &copts); /* sets ctx, even on failure */
+    if (failed(ctx, s, "creating the context")) goto done;
+    gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
+    if (gpu && failed(ctx, spira__cuda_timer_create(ctx, &tm), "creating the timer")) goto done;
+
+    if (nfs) {
+        double t0 = spira__now_ms();
+        if (!gen_nfs((int32_t)nfs_n, (int32_t)nfs_w, &coo_row, &own_col, &own_rp)) {
+            fprintf(stderr, "%s: out of host memory generating --nfs %s\n", cli_prog, nfs);
+            goto done;
+        }
+        double t1 = spira__now_ms();
+        s = spira_gf2_matrix_from_coo(ctx, nfs_n, nfs_n, nfs_n * nfs_w, coo_row, own_col, &M);
+        if (failed(ctx, s, "building the --nfs matrix")) goto done;
+        free(coo_row), coo_row = NULL;
+        snprintf(source, sizeof source, "nfs-%ld-%ld", nfs_n, nfs_w);
+        snprintf(made, sizeof made, "; generated in %.0f ms, built in %.0f ms", t1 - t0,
+                 spira__now_ms() - t1);
+        rp = own_rp, col = own_col;
+    } else {
+        const char *path = argv[optind], *base = strrchr(path, '/');
+        s = pattern ? read_pattern(ctx, path, &M, &own_rp, &own_col)
+                    : spira_gf2_matrix_read_mm(ctx, path, &M);
+        if (failed(ctx, s, path)) goto done;
+        snprintf(source, sizeof source, "%s", base ? base + 1 : path);
+        rp = pattern ? own_rp : M->pattern.row_ptr;
+        col = pattern ? own_col : M->pattern.col_idx;
+    }
+    spira_gf2_matrix_size(M, &nrows64, &ncols64, &nnz64);
+    m = (int32_t)nrows64, n = (int32_t)ncols64, nnz = (int32_t)nnz64;
+    if (rp[m] != nnz) { /* our entries and M's must agree before anything is compared */
+        fprintf(stderr, "%s: %s: the matrix holds %d entries, the reference %d\n", cli_prog,
+                source, nnz, rp[m]);
+        goto done;
+    }
+    for (int32_t i = 0; i < m; i++)
+        if (rp[i + 1] - rp[i] > maxrow) maxrow = rp[i + 1] - rp[i];
+
+    for (int i = 0; i < nw; i++)
+        if (widths[i] / 64 > maxwords) maxwords = widths[i] / 64;
+    x = malloc(((size_t)n + 1) * (size_t)maxwords * sizeof *x);
+    ref = malloc(((size_t)m + 1) * (size_t)maxwords * sizeof *ref);
+    ybuf = malloc(((size_t)m + 1) * (size_t)maxwords * sizeof *ybuf);
+    t = malloc((size_t)reps * sizeof *t);
+    if (!x || !ref || !ybuf || !t) {
+        fprintf(stderr, "%s: out of host memory for the blocks\n", cli_prog);
+        goto done;
+    }
+
+    if (csv) {
+        printf("matrix,nrows,ncols,nnz,width,backend,format,options,status,setup_ms,spmv_ms,"
+               "spmv_min_ms,gnnz_s,gbs,matrix_bytes,reps,note\n");
+    } else {
+        printf("spira-gf2 %s: %s, %d x %d, %d entries over GF(2) (max %d a row, mean %.1f)%s\n",
+               spira_version(), source, m, n, nnz, maxrow, m ? (double)nnz / m : 0.0, made);
+        printf("backend %s: %s\n", gpu ? "cuda" : "cpu", spira_context_device_name(ctx));
+        printf("median of %ld runs after %ld warm-up; Gnnz/s = nnz / t; GB/s = (matrix + X + Y "
+               "bytes) / t; Y poisoned, then compared bit for bit with a plain loop\n\n",
+               reps, warmup);
+        printf("%-32s %5s %9s %9s %8s %10s %10s %8s %8s %9s\n", "format", "width", "setup ms",
+               "(SpMVs)", "status", "SpMV ms", "min ms", "Gnnz/s", "GB/s", "MB");
+    }
+    rc = 0;
+    for (int wi = 0; wi < nw; wi++) {
+        int width = widths[wi], words = width / 64;
+        size_t nx = (size_t)n * (size_t)words;
+        uint64_t st = 0x2545F4914F6CDD1Du ^ (uint64_t)width;
+        for (size_t k = 0; k < nx; k++) x[k] = xorshift64(&st);
+        reference(m, rp, col, words, x, ref);
+        s = spira_gf2_block_create(ctx, n, width, &X);
+        if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, m, width, &Y);
+        if (s == SPIRA_OK) s = spira_gf2_block_set(X, x);
+        if (failed(ctx, s, "making the blocks")) {
+            rc = 1;
+            goto done;
+        }
+        for (int i = 0; i < nf; i++) {
+            result r;
+            bench_format(ctx, tm, M, &items[i], words, X, Y, m, ref, ybuf, t, (int)warmup,
+                         (int)reps, &r);
+            if (!r.ok && strcmp(r.status, "refused")) rc = 1;
+            if (r.ok && strcmp(r.status, "ok")) rc = 1;
+            double tt = r.spmv_ms;
+            double gnnz = r.ok && tt > 0 ? (double)nnz / (tt * 1e6) : 0;
+            double bytes = (double)r.bytes + ((double)n + (double)m) * width / 8.0;
+            double gbs = r.ok && tt > 0 ? bytes / (tt * 1e6) : 0;
+            char label[128];
+            snprintf(label, sizeof label, "%.31s%s%.63s", items[i].name, items[i].opts[0] ? ":" : "",
+                     items[i].opts);
+            if (csv) {
+                printf("%s,%d,%d,%d,%d,%s,", source, m, n, nnz, width, gpu ? "cuda" : "cpu");
+                cli_csv_field(items[i].name);
+                putchar(',');
+                cli_csv_field(items[i].opts);
+                if (r.ok)
+                    printf(",%s,%.4f,%.6f,%.6f,%.4f,%.3f,%zu,%ld,", r.status, r.setup_ms, tt,
+                           r.spmv_min_ms, gnnz, gbs, r.bytes, reps);
+                else
+                    printf(",%s,,,,,,,%ld,", r.status, reps);
+                cli_csv_field(r.note);
+                putchar('\n');
+            } else if (r.ok) {
+                printf("%-32s %5d %9.3f %9.1f %8s %10.5f %10.5f %8.3f %8.1f %9.2f\n", label,
+                       width, r.setup_ms, tt > 0 ? r.setup_ms / tt : 0, r.status, tt,
+                       r.spmv_min_ms, gnnz, gbs, r.bytes / 1e6);
+                if (r.note[0]) printf("%-32s   %s\n", "", r.note);
+            } else {
+                printf("%-32s %5d %9s %9s %8s   %s\n", label, width, "-", "-", r.status, r.note);
+            }
+            fflush(stdout);
+        }
+        spira_gf2_block_destroy(X), X = NULL;
+        spira_gf2_block_destroy(Y), Y = NULL;
+    }
+
+done:
+    spira_gf2_block_destroy(X);
+    spira_gf2_block_destroy(Y);
+    spira_gf2_matrix_destroy(M);
+    spira__cuda_timer_destroy(tm);
+    spira_context_destroy(ctx);
+    free(coo_row), free(own_col), free(own_rp);
+    free(x), free(ref), free(ybuf), free(t);
+    return rc;
+}

@@ -1,0 +1,331 @@
+/*
+ * test_gf2.c - SpMV over GF(2): entries as parities, Matrix Market input mod 2, every
+ * format and width against a reference computed from the triplets themselves, the sliced
+ * layout, bad arguments, and allocation failures. tu_gf2_check is the GPU suite's too.
+ */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include "testutil.h"
+#include "gf2.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const tu_gf2_variants[][2] = {
+    {"csr", ""},
+    {"sliced-coo", ""},
+    {"sliced-coo", "share=thread"},
+    {"sliced-coo", "share=block"},
+    {"sliced-coo", "share=block,rows=7"},
+    {"sliced-coo", "share=warp,rows=1"},
+};
+const int tu_gf2_nvariants = sizeof tu_gf2_variants / sizeof tu_gf2_variants[0];
+
+static uint64_t next64(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17; /* xorshift64 */
+    return *s;
+}
+
+int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
+                 const int32_t *ri, const int32_t *ci, const char *label, unsigned seed)
+{
+    spira_gf2_matrix M;
+    ck_assert_msg(spira_gf2_matrix_from_coo(ctx, nrows, ncols, nnz, ri, ci, &M) == SPIRA_OK,
+                  "%s: %s", label, spira_last_error(ctx));
+    uint64_t st = 0x9e3779b97f4a7c15ull ^ seed;
+    int runs = 0;
+    for (int words = 1; words <= 4; words *= 2) {
+        size_t nx = (size_t)ncols * words, ny = (size_t)nrows * words;
+        uint64_t *x = malloc((nx + 1) * 8), *ref = calloc(ny + 1, 8), *y = malloc((ny + 1) * 8);
+        for (size_t k = 0; k < nx; k++) x[k] = next64(&st);
+        /* every triplet XORed in: a repeated one cancels, as the matrix's parity does */
+        for (int64_t e = 0; e < nnz; e++)
+            for (int q = 0; q < words; q++)
+                ref[(size_t)ri[e] * words + q] ^= x[(size_t)ci[e] * words + q];
+        spira_gf2_block X, Y;
+        ck_assert_int_eq(spira_gf2_block_create(ctx, ncols, 64 * words, &X), SPIRA_OK);
+        ck_assert_int_eq(spira_gf2_block_create(ctx, nrows, 64 * words, &Y), SPIRA_OK);
+        ck_assert_int_eq(spira_gf2_block_set(X, x), SPIRA_OK);
+        for (int v = 0; v < tu_gf2_nvariants; v++) {
+            ck_assert_int_eq(spira_gf2_matrix_set_format(M, tu_gf2_variants[v][0],
+                                                         tu_gf2_variants[v][1]), SPIRA_OK);
+            memset(y, 0xff, ny * 8); /* poison: every bit set */
+            ck_assert_int_eq(spira_gf2_block_set(Y, y), SPIRA_OK);
+            spira_status s = spira_gf2_spmv(M, X, Y);
+            ck_assert_msg(s == SPIRA_OK, "%s, %s:%s, %d bits: %s", label, tu_gf2_variants[v][0],
+                          tu_gf2_variants[v][1], 64 * words, spira_last_error(ctx));
+            ck_assert_int_eq(spira_gf2_block_get(Y, y), SPIRA_OK);
+            for (size_t k = 0; k < ny; k++)
+                ck_assert_msg(y[k] == ref[k], "%s, %s:%s, %d bits: row %zu word %zu: %016llx, "
+                              "want %016llx", label, tu_gf2_variants[v][0],
+                              tu_gf2_variants[v][1], 64 * words, k / words, k % words,
+                              (unsigned long long)y[k], (unsigned long long)ref[k]);
+            runs++;
+        }
+        spira_gf2_block_destroy(X);
+        spira_gf2_block_destroy(Y);
+        free(x), free(ref), free(y);
+    }
+    spira_gf2_matrix_destroy(M);
+    return runs;
+}
+
+void tu_gf2_nfs_triplets(int32_t n, int weight, unsigned seed, tu_triplets *T)
+{
+    T->nnz = (int64_t)n * weight;
+    T->ri = malloc((size_t)(T->nnz + 1) * sizeof *T->ri);
+    T->ci = malloc((size_t)(T->nnz + 1) * sizeof *T->ci);
+    T->v = NULL, T->vf = NULL;
+    unsigned st = seed;
+    for (int64_t e = 0; e < T->nnz; e++) {
+        double u = tu_uniform(&st, 0, 1);
+        T->ri[e] = (int32_t)(e / weight);
+        T->ci[e] = (int32_t)(n * u * u * u); /* low columns dense, as in the sieve's matrices */
+    }
+}
+
+/* Entries given an even number of times vanish, odd ones stay. */
+START_TEST(gf2_parity)
+{
+    spira_context ctx = tu_cpu();
+    const int32_t ri[] = {0, 0, 0, 1, 1, 1, 2, 0};
+    const int32_t ci[] = {1, 2, 2, 0, 0, 0, 2, 3};
+    spira_gf2_matrix M;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 3, 4, 8, ri, ci, &M), SPIRA_OK);
+    int64_t m, n, nnz;
+    ck_assert_int_eq(spira_gf2_matrix_size(M, &m, &n, &nnz), SPIRA_OK);
+    ck_assert(m == 3 && n == 4 && nnz == 4); /* (0,1) (0,3) (1,0) (2,2) */
+    const int32_t want_rp[] = {0, 2, 3, 4}, want_ci[] = {1, 3, 0, 2};
+    ck_assert(!memcmp(M->pattern.row_ptr, want_rp, sizeof want_rp));
+    ck_assert(!memcmp(M->pattern.col_idx, want_ci, sizeof want_ci));
+    ck_assert_ptr_null(M->pattern.val);
+    spira_gf2_matrix_destroy(M);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+static const char *write_temp(const char *text)
+{
+    static char path[256];
+    const char *t = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/spira-gf2-XXXXXX", t && *t ? t : "/tmp");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return path;
+}
+
+/* Matrix Market as GF(2): pattern entries 1, integers mod 2 after duplicates are summed,
+ * symmetric files expanded, a fraction refused naming the entry. */
+START_TEST(gf2_read_mm)
+{
+    spira_context ctx = tu_cpu();
+    const struct {
+        const char *text;
+        int64_t nnz;
+    } ok[] = {
+        {"%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 1\n2 3\n3 2\n", 3},
+        /* 2 and -4 even, 3 and -1 odd; (1,2) twice: 1 + 1 */
+        {"%%MatrixMarket matrix coordinate integer general\n2 3 6\n1 1 2\n1 3 3\n2 1 -1\n"
+         "2 2 -4\n1 2 1\n1 2 1\n", 2},
+        {"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n", 3},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 5.0\n2 2 1e1\n", 1},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        spira_gf2_matrix M;
+        const char *p = write_temp(ok[i].text);
+        ck_assert_msg(spira_gf2_matrix_read_mm(ctx, p, &M) == SPIRA_OK, "%s", spira_last_error(ctx));
+        unlink(p);
+        int64_t nnz;
+        spira_gf2_matrix_size(M, NULL, NULL, &nnz);
+        ck_assert_int_eq(nnz, ok[i].nnz);
+        spira_gf2_matrix_destroy(M);
+    }
+    spira_gf2_matrix M = (spira_gf2_matrix)1;
+    const char *p = write_temp("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 1 0.5\n");
+    ck_assert_int_eq(spira_gf2_matrix_read_mm(ctx, p, &M), SPIRA_ERR_PARSE);
+    unlink(p);
+    ck_assert_ptr_null(M);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), ": entry (2, 1) is 0.5, not an integer"));
+    p = write_temp("%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 18014398509481984\n");
+    ck_assert_int_eq(spira_gf2_matrix_read_mm(ctx, p, &M), SPIRA_ERR_PARSE);
+    unlink(p);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "not an integer of at most 2^53"));
+    ck_assert_int_eq(spira_gf2_matrix_read_mm(ctx, "/nonexistent/m.mtx", &M), SPIRA_ERR_IO);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Every format, width and variant against the triplets, on awkward shapes (duplicates
+ * included) and a sieve-shaped matrix. */
+START_TEST(gf2_formats_on_shapes)
+{
+    spira_context ctx = tu_cpu();
+    tu_triplets T;
+    tu_shape_triplets(&tu_shapes[_i], tu_seed() + (unsigned)_i, &T);
+    ck_assert_int_gt(tu_gf2_check(ctx, tu_shapes[_i].nrows, tu_shapes[_i].ncols, T.nnz, T.ri,
+                                  T.ci, tu_shapes[_i].name, tu_seed()), 0);
+    tu_triplets_free(&T);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(gf2_nfs_shape)
+{
+    spira_context ctx = tu_cpu();
+    tu_triplets T;
+    tu_gf2_nfs_triplets(20000, 60, tu_seed(), &T);
+    ck_assert_int_gt(tu_gf2_check(ctx, 20000, 20000, T.nnz, T.ri, T.ci, "sieve-shaped", tu_seed()), 0);
+    tu_triplets_free(&T);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* The sliced layout: rows a slice by who shares shared memory and the width; slice_ptr
+ * at every R-th row; each slice's entries in column order (then row), rows within it. */
+START_TEST(gf2_sliced_layout)
+{
+    spira_context ctx = tu_cpu();
+    tu_triplets T;
+    tu_gf2_nfs_triplets(5000, 20, tu_seed(), &T);
+    spira_gf2_matrix M;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 5000, 5000, T.nnz, T.ri, T.ci, &M), SPIRA_OK);
+    const spira__gf2_format *f = spira__gf2_format_find("sliced-coo");
+    const struct {
+        const char *opts;
+        int words, rows;
+    } want[] = {{"share=thread", 1, 24}, {"share=warp", 1, 192}, {"share=block", 1, 6144},
+                {"share=thread", 4, 6},  {"", 4, 48},            {"share=block", 2, 3072},
+                {"rows=100", 1, 100}};
+    const spira__gf2_pattern *A = &M->pattern;
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        spira__gf2_sliced *L;
+        ck_assert_int_eq(f->convert(ctx, A, want[w].words, want[w].opts, (void **)&L), SPIRA_OK);
+        ck_assert_int_eq(L->rows, want[w].rows);
+        ck_assert_int_eq(L->nslices, (5000 + L->rows - 1) / L->rows);
+        for (int32_t s = 0; s < L->nslices; s++) {
+            ck_assert_int_eq(L->slice_ptr[s], A->row_ptr[(int64_t)s * L->rows]);
+            for (int32_t k = L->slice_ptr[s]; k < L->slice_ptr[s + 1]; k++) {
+                ck_assert_int_lt(L->row[k], L->rows);
+                if (k > L->slice_ptr[s])
+                    ck_assert(L->col[k - 1] < L->col[k] ||
+                              (L->col[k - 1] == L->col[k] && L->row[k - 1] < L->row[k]));
+            }
+        }
+        ck_assert_uint_eq(f->bytes(L), (size_t)(L->nslices + 1) * 4 + (size_t)A->nnz * 6);
+        f->destroy_layout(L);
+    }
+    spira_gf2_matrix_destroy(M);
+    tu_triplets_free(&T);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+static void assert_error_has(spira_context ctx, const char *text)
+{
+    ck_assert_msg(strstr(spira_last_error(ctx), text), "error '%s' lacks '%s'",
+                  spira_last_error(ctx), text);
+}
+
+START_TEST(gf2_bad_arguments)
+{
+    spira_context ctx = tu_cpu();
+    const int32_t ri[] = {0, 1}, ci[] = {1, 5};
+    spira_gf2_matrix M;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 2, 3, 2, ri, ci, &M), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 2, 6, 2, ri, ci, &M), SPIRA_OK);
+    spira_gf2_block X, Y, Z, W;
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 6, 100, &X), SPIRA_ERR_INVALID_ARG);
+    assert_error_has(ctx, "GF(2) block width 100: 64, 128 or 256");
+    ck_assert_int_eq(spira_gf2_block_create(ctx, -1, 64, &X), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_gf2_block_create(ctx, INT64_C(1) << 32, 64, &X), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 6, 128, &X), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 2, 128, &Y), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 2, 64, &Z), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 5, 128, &W), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_spmv(M, X, Z), SPIRA_ERR_INVALID_ARG);
+    assert_error_has(ctx, "X is 128 bits wide, Y 64");
+    ck_assert_int_eq(spira_gf2_spmv(M, W, Y), SPIRA_ERR_INVALID_ARG);
+    assert_error_has(ctx, "M is 2 x 6, X has 5 rows, Y 2");
+    ck_assert_int_eq(spira_gf2_spmv(M, X, X), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_gf2_block_set(X, NULL), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_gf2_matrix_set_format(M, "ell", NULL), SPIRA_ERR_INVALID_ARG);
+    assert_error_has(ctx, "unknown GF(2) format 'ell' (known: csr, sliced-coo)");
+    ck_assert_int_eq(spira_gf2_matrix_set_format(M, "sliced-coo", "slices=4"), SPIRA_ERR_INVALID_ARG);
+    assert_error_has(ctx, "has no option 'slices' (its options: share rows)");
+    const struct {
+        const char *opts, *says;
+    } bad[] = {{"share=grid", "format option share='grid': thread or warp or block"},
+               {"rows=0", "sliced-coo option rows=0: 1 to 96 with share=warp at 128 bits"},
+               {"share=block,rows=3073", "rows=3073: 1 to 3072 with share=block at 128 bits"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(spira_gf2_matrix_set_format(M, "sliced-coo", bad[i].opts), SPIRA_OK);
+        ck_assert_int_eq(spira_gf2_spmv(M, X, Y), SPIRA_ERR_INVALID_ARG);
+        assert_error_has(ctx, bad[i].says);
+    }
+    ck_assert_int_eq(spira_gf2_matrix_set_format(M, "sliced-coo", "share=block,rows=3072"), SPIRA_OK);
+    double ms = -1;
+    ck_assert_int_eq(spira_gf2_matrix_prepare(M, 100, &ms), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_gf2_matrix_prepare(M, 128, &ms), SPIRA_OK);
+    ck_assert_double_ge(ms, 0);
+    ck_assert_int_eq(spira_gf2_spmv(M, X, Y), SPIRA_OK);
+    spira_gf2_block_destroy(X), spira_gf2_block_destroy(Y);
+    spira_gf2_block_destroy(Z), spira_gf2_block_destroy(W);
+    spira_gf2_matrix_destroy(M);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+void tu_gf2_alloc_walk(spira_context ctx)
+{
+    tu_triplets T;
+    tu_gf2_nfs_triplets(300, 8, tu_seed(), &T);
+    for (int v = 0; v < tu_gf2_nvariants; v++)
+        for (long n = 1;; n++) {
+            spira_gf2_matrix M = NULL;
+            spira_gf2_block X = NULL, Y = NULL;
+            spira__alloc_fail_at(n);
+            spira_status s = spira_gf2_matrix_from_coo(ctx, 300, 300, T.nnz, T.ri, T.ci, &M);
+            if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, 300, 128, &X);
+            if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, 300, 128, &Y);
+            if (s == SPIRA_OK)
+                s = spira_gf2_matrix_set_format(M, tu_gf2_variants[v][0], tu_gf2_variants[v][1]);
+            if (s == SPIRA_OK) s = spira_gf2_spmv(M, X, Y);
+            long made = spira__alloc_count();
+            spira__alloc_fail_at(0);
+            spira_gf2_block_destroy(X), spira_gf2_block_destroy(Y);
+            spira_gf2_matrix_destroy(M);
+            if (s == SPIRA_OK && made < n) break; /* every allocation has failed once */
+            ck_assert_msg(s == SPIRA_OK || s == SPIRA_ERR_NOMEM, "%s, failure %ld: %s",
+                          tu_gf2_variants[v][0], n, spira_status_name(s));
+            ck_assert_int_lt(n, 100);
+        }
+    tu_triplets_free(&T);
+}
+
+START_TEST(gf2_alloc_failures)
+{
+    spira_context ctx = tu_cpu();
+    tu_gf2_alloc_walk(ctx);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_gf2(void)
+{
+    Suite *s = suite_create("gf2");
+    TCase *tc = tcase_create("spmv");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, gf2_parity);
+    tcase_add_test(tc, gf2_read_mm);
+    tcase_add_loop_test(tc, gf2_formats_on_shapes, 0, tu_nshapes);
+    tcase_add_test(tc, gf2_nfs_shape);
+    tcase_add_test(tc, gf2_sliced_layout);
+    tcase_add_test(tc, gf2_bad_arguments);
+    tcase_add_test(tc, gf2_alloc_failures);
+    suite_add_tcase(s, tc);
+    return s;
+}
