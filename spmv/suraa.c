@@ -84,6 +84,17 @@ static void add_launch(spira__suraa *S, int32_t kind, int32_t first, int32_t end
     S->launch[S->nlaunch++] = (spira__suraa_launch){kind, first, end, y};
 }
 
+/* G3's lanes a row. Below SPIRA__SURAA_SCALAR_BELOW entries a thread a row, as the paper:
+ * the sorted rows' entries lie end to end, so a warp's threads read one stretch; on an H100
+ * a 2-D Laplacian (mean 5) took 0.133 ms so and 0.266 with 8 lanes. From there V lanes by
+ * csr-vector's rule: uniform random rows of 16 took 0.052 ms with 16 lanes and 0.207 with
+ * one. The threshold between 5 and 16 is not measured. */
+static int32_t g3_lanes(const spira__suraa *S, double mean)
+{
+    if (S->g3_scalar || mean < SPIRA__SURAA_SCALAR_BELOW) return 1;
+    return spira__csr_vector_lanes(mean);
+}
+
 /* Segments of S->segment sorted rows, each to G1, G2 or G3 by its mean length. */
 static void group_segments(spira__suraa *S)
 {
@@ -107,8 +118,7 @@ static void group_segments(spira__suraa *S)
                        spira__suraa_threads(nnz / (end - first)));
         } else {
             S->group_rows[2] += end - first;
-            add_launch(S, SPIRA__SURAA_SUBWARP, first, end,
-                       S->g3_scalar ? 1 : spira__csr_vector_lanes(mean));
+            add_launch(S, SPIRA__SURAA_SUBWARP, first, end, g3_lanes(S, mean));
         }
     }
 }

@@ -7,8 +7,9 @@
  *       for it (Y = its length / 2 rounded up to a warp, at most 1024);
  *   G2, the other segments of mean >= 32: a vector kernel of Y threads per row, Y from the
  *       segment's mean the same way;
- *   G3, mean < 32: the paper's scalar kernel, a thread per row (option g3=scalar), or by
- *       default V lanes of a warp per row, V from the segment's mean by csr-vector's rule.
+ *   G3, mean < 32: the paper's scalar kernel, a thread per row, for segments of mean < 8
+ *       (all of G3 with option g3=scalar); from 8, V lanes of a warp a row, V from the
+ *       segment's mean by csr-vector's rule.
  * Each launch runs on its own stream (joined back to the context's stream before apply
  * returns); row sums go to y[perm[i]].
  *
@@ -18,10 +19,11 @@
  *     matrix (0.889 ms against 0.359) and 6-25x on small ones (email-Eu-core 0.177 ms against
  *     0.029), and a library holding such a kernel cannot run under compute-sanitizer's
  *     initcheck at all.
- *   - G3's scalar kernel reads a row's entries one thread apart, rows apart: on uniform
- *     random rows of 16 it took 0.737 ms where csr-vector took 0.158. The paper names this
- *     weakness (low-variance matrices run only the scalar kernel) and suggests a better
- *     CSR kernel for them; sub-warp vectors are csr-vector's.
+ *   - G3's scalar kernel on longer rows reads each thread's row far from its neighbours':
+ *     on uniform random rows of 16 it took 0.737 ms where csr-vector took 0.158. The paper
+ *     names this weakness (low-variance matrices run only the scalar kernel) and suggests a
+ *     better CSR kernel for them; sub-warp vectors are csr-vector's (0.295 ms there at 10^6
+ *     rows before a register cap, 0.052 against csr-vector's 0.054 at 3*10^5 rows after).
  *
  * Decisions the paper leaves open (its text: paper 003, sections 4 and 5):
  *   - Segment size is the Freedman-Diaconis rule 2 IQR(npr) / cbrt(m) in rows, with a
@@ -54,6 +56,7 @@ extern "C" {
 
 #define SPIRA__SURAA_MIN_SEGMENT 32 /* rows: the floor under the Freedman-Diaconis rule */
 #define SPIRA__SURAA_MAX_THREADS 1024 /* a row's threads: one block */
+#define SPIRA__SURAA_SCALAR_BELOW 8   /* G3 rows of a shorter mean: a thread a row */
 
 typedef enum {
     SPIRA__SURAA_SUBWARP, /* G3: 1 (the paper's scalar kernel) to 32 lanes of a warp a row */

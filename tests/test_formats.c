@@ -454,17 +454,17 @@ START_TEST(suraa_layout_contents)
         spira__suraa_launch l[3];
     } want[] = {
         /* IQR 0 (the middle half are rows of 3): the 32-row floor; two segments of mean
-         * > 32 (537.5 and 57.6: Y 288 and 32); rows of 3 take 4 lanes */
+         * > 32 (537.5 and 57.6: Y 288 and 32); rows of 3 take a thread each */
         {"", 32, 64, 0, 136, 3,
-         {{SPIRA__SURAA_VECTOR, 0, 32, 288}, {SPIRA__SURAA_VECTOR, 32, 64, 32}, {SPIRA__SURAA_SUBWARP, 64, 200, 4}}},
+         {{SPIRA__SURAA_VECTOR, 0, 32, 288}, {SPIRA__SURAA_VECTOR, 32, 64, 32}, {SPIRA__SURAA_SUBWARP, 64, 200, 1}}},
         {"dynamic=1,g3=scalar", 32, 64, 0, 136, 2,
          {{SPIRA__SURAA_DYNAMIC, 0, 64, 0}, {SPIRA__SURAA_SUBWARP, 64, 200, 1}}},
         {"segment=10,children=15,dynamic=1", 10, 10, 40, 150, 3,
-         {{SPIRA__SURAA_DYNAMIC, 0, 10, 0}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 4}}},
+         {{SPIRA__SURAA_DYNAMIC, 0, 10, 0}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 1}}},
         {"segment=10", 10, 50, 0, 150, 3,
-         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 4}}},
+         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 1}}},
         {"segment=10,children=0,dynamic=1", 10, 0, 50, 150, 3,
-         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 4}}},
+         {{SPIRA__SURAA_VECTOR, 0, 10, 768}, {SPIRA__SURAA_VECTOR, 10, 50, 64}, {SPIRA__SURAA_SUBWARP, 50, 200, 1}}},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         spira__suraa *S = convert(ctx, A, "suraa", want[w].opts, SPIRA_OK);
@@ -498,6 +498,18 @@ START_TEST(suraa_layout_contents)
         ck_assert_uint_eq(spira__suraa_bytes(S), (size_t)(201 + 200) * 4 + (size_t)c->nnz * 12);
         release("suraa", S);
     }
+    /* G3 rows of 20: 32 lanes by csr-vector's rule, or a thread with g3=scalar */
+    int32_t twenty[100];
+    for (int i = 0; i < 100; i++) twenty[i] = 20;
+    spira_matrix B = from_lengths(ctx, 100, 100, twenty, SPIRA_R64);
+    for (int scalar = 0; scalar < 2; scalar++) {
+        spira__suraa *S = convert(ctx, B, "suraa", scalar ? "g3=scalar" : "", SPIRA_OK);
+        const spira__suraa_launch l = {SPIRA__SURAA_SUBWARP, 0, 100, scalar ? 1 : 32};
+        ck_assert_int_eq(S->nlaunch, 1);
+        ck_assert(!memcmp(&S->launch[0], &l, sizeof l));
+        release("suraa", S);
+    }
+    spira_matrix_destroy(B);
     /* Y: half the row rounded up to a warp, 32 to 1024 */
     const int64_t npr[] = {0, 1, 65, 66, 100, 1500, 2048, 2049, 1 << 30};
     const int32_t y[] = {32, 32, 32, 64, 64, 768, 1024, 1024, 1024};
