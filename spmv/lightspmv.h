@@ -7,15 +7,16 @@
  *   vector: lane 0 of each vector takes rows for its vector;
  *   warp (default): lane 0 of each warp takes rows for the warp's 32/V vectors at once.
  * The paper takes one row per atomic at vector level and 32/V at warp level (batch=1). On
- * an H100 (2026-11-23) that is 2.5-3.8x slower than csr-vector on large matrices: 0.91 ms
- * against 0.36 on a 10^6-row power-law matrix. So each atomic may take batch times the
+ * an H100 (2026-11-23, at full occupancy since 04831b2) that is 2.7-4.1x slower than
+ * csr-vector on large matrices: 0.944 ms against 0.347 on a 10^6-row power-law matrix,
+ * 0.929 against 0.224 on a 4*10^6-row stencil. So each atomic may take batch times the
  * paper's rows (option batch=1..1024): a warp takes batch groups of 32/V consecutive rows,
  * a vector batch consecutive rows. Without the option the batch is chosen at upload: 32
  * rows per take, or fewer on a matrix too small to reach every resident warp about twice
- * (never fewer than the paper's). Measured there: 32 rows brings the power-law matrix to
- * csr-vector's time (0.36 ms); takes sized for two per warp (hundreds of rows) were slower
- * (0.41 ms, and 0.74 against 0.52 ms on a 4*10^6-row stencil), so the cost is not the
- * atomics' count alone; on a 2,003-row matrix 32-row takes were 3x slower than the paper's.
+ * (never fewer than the paper's). With 32-row takes the power-law matrix takes csr-vector's
+ * time (0.349 ms) and the stencil less (0.191). Takes sized for two per warp (hundreds of
+ * rows) were slower at a quarter occupancy, before the register cap (not measured since);
+ * on a 2,003-row matrix 32-row takes were 3x slower than the paper's.
  * V is the csr-vector rule unless lanes= gives it.
  * Every row is summed by one vector in a fixed order, so the result is bitwise the same
  * whichever vector took it: the format is deterministic.

@@ -16,8 +16,8 @@
  * Two departures from the paper, both measured on an H100 (2026-11-23, double):
  *   - G1 runs as G2 does unless dynamic=1. Dynamic parallelism (built only with configure
  *     --enable-dynamic-parallelism) made the multiply 2.5x slower on a 10^6-row power-law
- *     matrix (0.889 ms against 0.359) and 6-25x on small ones (email-Eu-core 0.177 ms against
- *     0.029), and a library holding such a kernel cannot run under compute-sanitizer's
+ *     matrix (0.889 ms against 0.359) and 2.6-6x on small ones (email-Eu-core 0.177 ms
+ *     against 0.029), and a library holding such a kernel cannot run under compute-sanitizer's
  *     initcheck at all.
  *   - G3's scalar kernel on longer rows reads each thread's row far from its neighbours':
  *     on uniform random rows of 16 it took 0.737 ms where csr-vector took 0.158. The paper
