@@ -20,7 +20,12 @@
  * reason. It links the library's internals (libspira_core) for the plan's timings and
  * bytes and the event timer.
  *
- * Exit status: 0, 1 if a format failed (not a refusal) or was WRONG, 2 for bad usage.
+ * With --kernel it times spira_gf2_kernel instead, once per format: vectors of ker M found,
+ * multiplies made, the phases' times, and the found vectors checked with the plain loop
+ * (nonzero, M K = 0 on them).
+ *
+ * Exit status: 0, 1 if a format failed (not a refusal) or was WRONG (with --kernel: found
+ * none too), 2 for bad usage.
  */
 #include "cli.h"
 #include "gf2.h"
@@ -51,6 +56,9 @@ static void usage(FILE *f)
             "  --warmup N           untimed runs first (default 5)\n"
             "  --backend NAME       auto (default), cpu, cuda\n"
             "  --csv                comma-separated output with a header line\n"
+            "  --kernel             instead of timing multiplies, find vectors of ker M with\n"
+            "                       spira_gf2_kernel (64-bit blocks) with each format, check\n"
+            "                       them, and time the sequence, Berlekamp-Massey and the rest\n"
             "  --list-formats       every GF(2) format with its description and option keys\n"
             "  --help               this text\n");
 }
@@ -249,6 +257,46 @@ static spira_status read_pattern(spira_context ctx, const char *path, spira_gf2_
     return s;
 }
 
+/* --kernel: spira_gf2_kernel with one format; the found columns checked against the
+ * reference multiply (each nonzero, M K = 0 on it). Returns 0, or 1 on failure. */
+static int run_kernel(spira_context ctx, spira_gf2_matrix M, const cli_format_item *it,
+                      int32_t m, int32_t n, const int32_t *rp, const int32_t *col,
+                      const char *source, int csv)
+{
+    spira_gf2_block K = NULL;
+    uint64_t *k = malloc(((size_t)n + 1) * sizeof *k), *mk = malloc(((size_t)m + 1) * sizeof *mk);
+    spira_gf2_kernel_info info = {0};
+    double t0 = spira__now_ms(), total = 0;
+    spira_status s = k && mk ? SPIRA_OK : spira__error(ctx, SPIRA_ERR_NOMEM, "kernel check buffers");
+    if (s == SPIRA_OK) s = spira_gf2_matrix_set_format(M, it->name, it->opts);
+    if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, n, 64, &K);
+    if (s == SPIRA_OK) {
+        t0 = spira__now_ms();
+        s = spira_gf2_kernel(M, K, NULL, &info);
+        total = spira__now_ms() - t0;
+    }
+    const char *status = s == SPIRA_OK ? "ok" : s == SPIRA_ERR_NOT_CONVERGED ? "none" : "error";
+    if (s == SPIRA_OK && spira_gf2_block_get(K, k) == SPIRA_OK) {
+        uint64_t nz = 0, bad = 0;
+        for (int32_t j = 0; j < n; j++) nz |= k[j];
+        reference(m, rp, col, 1, k, mk);
+        for (int32_t i = 0; i < m; i++) bad |= mk[i];
+        if (nz != info.lanes || (bad & info.lanes)) status = "WRONG";
+    }
+    if (csv)
+        printf("%s,%d,%d,%s,%s,%s,%d,%lld,%d,%.3f,%.3f,%.3f,%.3f\n", source, m, n, it->name,
+               it->opts, status, info.found, (long long)info.spmvs, info.degree,
+               info.sequence_ms, info.bm_ms, info.evaluate_ms, total);
+    else
+        printf("%-24s %6s %6d %8lld %8d %11.1f %9.1f %11.1f %10.1f%s%s\n", it->name, status,
+               info.found, (long long)info.spmvs, info.degree, info.sequence_ms, info.bm_ms,
+               info.evaluate_ms, total, s != SPIRA_OK ? "  " : "",
+               s != SPIRA_OK ? spira_last_error(ctx) : "");
+    spira_gf2_block_destroy(K);
+    free(k), free(mk);
+    return strcmp(status, "ok") != 0;
+}
+
 int main(int argc, char **argv)
 {
     cli_prog = "spira-gf2";
@@ -258,11 +306,11 @@ int main(int argc, char **argv)
         {"reps", required_argument, 0, 'r'},    {"warmup", required_argument, 0, 'w'},
         {"backend", required_argument, 0, 'B'}, {"csv", no_argument, 0, 'c'},
         {"list-formats", no_argument, 0, 'l'},  {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"kernel", no_argument, 0, 'K'},        {0, 0, 0, 0}};
     const char *formats = "all", *nfs = NULL, *widths_arg = "64";
     spira_context_opts copts = {SPIRA_BACKEND_AUTO, 0, 0};
     long reps = 100, warmup = 5;
-    int csv = 0, pattern = 0, c;
+    int csv = 0, pattern = 0, kernel = 0, c;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'N': nfs = optarg; break;
@@ -273,6 +321,7 @@ int main(int argc, char **argv)
         case 'w': warmup = cli_long("--warmup", optarg); break;
         case 'B': copts.backend = cli_backend(optarg); break;
         case 'c': csv = 1; break;
+        case 'K': kernel = 1; break;
         case 'l':
             for (int i = 0; i < spira_gf2_format_count(); i++) {
                 const char *name, *desc;
@@ -383,6 +432,21 @@ int main(int argc, char **argv)
     for (int32_t i = 0; i < m; i++)
         if (rp[i + 1] - rp[i] > maxrow) maxrow = rp[i + 1] - rp[i];
 
+    if (kernel) {
+        if (csv)
+            printf("matrix,nrows,ncols,format,options,status,found,spmvs,degree,sequence_ms,"
+                   "bm_ms,evaluate_ms,total_ms\n");
+        else
+            printf("spira-gf2 %s: kernel of %s, %d x %d, %d entries; backend %s\n\n"
+                   "%-24s %6s %6s %8s %8s %11s %9s %11s %10s\n",
+                   spira_version(), source, m, n, nnz, spira_context_device_name(ctx), "format",
+                   "status", "found", "SpMVs", "degree", "sequence ms", "B-M ms", "evaluate ms",
+                   "total ms");
+        rc = 0;
+        for (int i = 0; i < nf; i++)
+            rc |= run_kernel(ctx, M, &items[i], m, n, rp, col, source, csv);
+        goto done;
+    }
     for (int i = 0; i < nw; i++)
         if (widths[i] / 64 > maxwords) maxwords = widths[i] / 64;
     x = malloc(((size_t)n + 1) * (size_t)maxwords * sizeof *x);

@@ -3,6 +3,7 @@
  * nrows rows of W / 64 words, where the context computes.
  */
 #include "spira_impl.h"
+#include "cuda/gateway.h"
 
 spira_status spira__gf2_width_check(spira_context ctx, int width)
 {
@@ -68,4 +69,31 @@ spira_status spira_gf2_block_get(spira_gf2_block X, uint64_t *host)
 {
     SPIRA__TRY(check_host(X, host));
     return spira__mem_download(X->ctx, host, X->data, block_bytes(X));
+}
+
+spira_status spira__gf2_xor_masked(spira_context ctx, int32_t n, const uint64_t *x, uint64_t mask,
+                                   uint64_t *y)
+{
+    if (ctx->backend == SPIRA_BACKEND_CUDA) return spira__cuda_gf2_xor_masked(ctx, n, x, mask, y);
+    for (int32_t i = 0; i < n; i++) y[i] ^= x[i] & mask;
+    return SPIRA_OK;
+}
+
+spira_status spira__gf2_dot_into(spira_context ctx, int32_t n, const uint64_t *x,
+                                 const uint64_t *y, uint64_t *out)
+{
+    if (ctx->backend == SPIRA_BACKEND_CUDA) return spira__cuda_gf2_dot_into(ctx, n, x, y, out);
+    uint64_t acc = 0;
+    for (int32_t i = 0; i < n; i++) acc ^= x[i] & y[i];
+    *out ^= acc;
+    return SPIRA_OK;
+}
+
+spira_status spira__gf2_or_into(spira_context ctx, int32_t n, const uint64_t *x, uint64_t *out)
+{
+    if (ctx->backend == SPIRA_BACKEND_CUDA) return spira__cuda_gf2_or_into(ctx, n, x, out);
+    uint64_t acc = 0;
+    for (int32_t i = 0; i < n; i++) acc |= x[i];
+    *out |= acc;
+    return SPIRA_OK;
 }

@@ -389,6 +389,36 @@ SPIRA_API spira_status spira_gf2_block_get(spira_gf2_block X, uint64_t *host);
 /* Y = M X. X has ncols(M) rows, Y nrows(M), both one width and M's context; Y is not X. */
 SPIRA_API spira_status spira_gf2_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y);
 
+typedef struct {
+    uint64_t seed;        /* of the random starts and projections; 0: a fixed one */
+} spira_gf2_kernel_opts;
+
+typedef struct {
+    int found;            /* kernel vectors returned: the set bits of lanes */
+    uint64_t lanes;       /* bit l set: column l of K is a nonzero vector of ker M */
+    int64_t spmvs;        /* block multiplies made */
+    int degree;           /* the largest minimal-polynomial degree among the 64 runs */
+    double sequence_ms;   /* the Krylov sequence (2 ncols + 16 multiplies) */
+    double bm_ms;         /* Berlekamp-Massey on the host */
+    double evaluate_ms;   /* w = g(M) z and the walk to M^k w = 0, and the final check */
+} spira_gf2_kernel_info;
+
+/* Vectors v != 0 with M v = 0 over GF(2), for M with nrows <= ncols (the sieve's matrices
+ * are wider than tall, so they have such vectors; a square one may not): up to 64, as the
+ * columns of K (ncols rows, 64 bits wide; column l is bit l of every row's word). It is
+ * Wiedemann's algorithm run 64 times at once, one run in each bit of a 64-bit block (not
+ * Coppersmith's block Wiedemann): random z and projection u per bit, the bits of
+ * u^T M^i (M z) for i < 2 ncols + 16 (a block multiply each, M padded square with zero
+ * rows), Berlekamp-Massey on the host for each bit's recurrence f = x^k g (O(ncols^2) word
+ * operations), w = g(M) z (deg g multiplies), and the last nonzero of w, M w, M^2 w, ...,
+ * which M sends to 0. Every returned column is checked: M K is 0 on it. The multiplies use
+ * M's format. Returns SPIRA_OK with info->found >= 1; SPIRA_ERR_NOT_CONVERGED with K zero
+ * when no run found one (M nonsingular, or all 64 unlucky); SPIRA_ERR_UNSUPPORTED for
+ * nrows > ncols; SPIRA_ERR_INVALID_ARG for a K of the wrong shape. opts, info may be NULL. */
+SPIRA_API spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
+                                        const spira_gf2_kernel_opts *opts,
+                                        spira_gf2_kernel_info *info);
+
 #ifdef __cplusplus
 }
 #endif

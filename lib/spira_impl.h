@@ -180,6 +180,14 @@ struct spira_vector_s {
 /* A block of W-bit vectors over GF(2) (lib/gf2_block.c; multiplied in spmv/gf2.c).
  * spira__gf2_width_check: INVALID_ARG unless width is 64, 128 or 256. */
 spira_status spira__gf2_width_check(spira_context ctx, int width);
+/* On n words where ctx computes, without waiting on the GPU: y ^= x & mask; *out ^= XOR_i
+ * (x[i] & y[i]), the 64 lane-wise inner products; *out |= OR_i x[i], the nonzero lanes
+ * (out too where ctx computes). */
+spira_status spira__gf2_xor_masked(spira_context ctx, int32_t n, const uint64_t *x, uint64_t mask,
+                                   uint64_t *y);
+spira_status spira__gf2_dot_into(spira_context ctx, int32_t n, const uint64_t *x,
+                                 const uint64_t *y, uint64_t *out);
+spira_status spira__gf2_or_into(spira_context ctx, int32_t n, const uint64_t *x, uint64_t *out);
 struct spira_gf2_block_s {
     spira_context ctx;
     int32_t nrows;
@@ -198,6 +206,7 @@ void spira__mem_free(spira_context ctx, void *p);
 spira_status spira__mem_upload(spira_context ctx, void *dst, const void *src, size_t bytes);
 spira_status spira__mem_download(spira_context ctx, void *dst, const void *src, size_t bytes);
 spira_status spira__mem_zero(spira_context ctx, void *p, size_t bytes);
+spira_status spira__mem_copy(spira_context ctx, void *dst, const void *src, size_t bytes);
 
 #ifdef __cplusplus
 }

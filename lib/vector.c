@@ -50,6 +50,14 @@ spira_status spira__mem_zero(spira_context ctx, void *p, size_t bytes)
     return SPIRA_OK;
 }
 
+spira_status spira__mem_copy(spira_context ctx, void *dst, const void *src, size_t bytes)
+{
+    if (bytes == 0) return SPIRA_OK;
+    if (on_gpu(ctx)) return spira__cuda_copy(ctx, dst, src, bytes);
+    memcpy(dst, src, bytes);
+    return SPIRA_OK;
+}
+
 spira_status spira_vector_create(spira_context ctx, int64_t n, spira_dtype dtype, spira_vector *out)
 {
     if (!ctx || !out) return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "NULL context or output");

@@ -286,6 +286,27 @@ START_TEST(gpu_gf2_formats)
 }
 END_TEST
 
+/* The GF(2) kernel search on the GPU, with both formats: vectors of the kernel, and the
+ * same bits as the CPU backend's (every step is exact, the seed the same). */
+START_TEST(gpu_gf2_kernel)
+{
+    tu_triplets T;
+    tu_gf2_wide_triplets(3000, 3064, 20, tu_seed(), &T);
+    spira_context c = tu_cpu();
+    uint64_t *Kc = malloc(3064 * 8), *Kg = malloc(3064 * 8);
+    const uint64_t lc = tu_gf2_kernel_check(c, 3000, 3064, &T, "csr", tu_seed(), Kc);
+    for (int f = 0; f < 2; f++) {
+        const char *fmt = f ? "sliced-coo" : "csr";
+        const uint64_t lg = tu_gf2_kernel_check(gpu, 3000, 3064, &T, fmt, tu_seed(), Kg);
+        ck_assert_msg(lg == lc && !memcmp(Kc, Kg, 3064 * 8), "%s: GPU found %016llx, CPU %016llx",
+                      fmt, (unsigned long long)lg, (unsigned long long)lc);
+    }
+    free(Kc), free(Kg);
+    tu_triplets_free(&T);
+    spira_context_destroy(c);
+}
+END_TEST
+
 /* Each host and device allocation of the GF(2) path fails in turn on the CUDA context. */
 START_TEST(gpu_gf2_allocation_fails)
 {
@@ -735,6 +756,7 @@ int main(void)
     tcase_add_test(tc, gpu_suraa_children);
     tcase_add_loop_test(tc, gpu_gf2_formats, 0, tu_nshapes + 2);
     tcase_add_test(tc, gpu_gf2_allocation_fails);
+    tcase_add_test(tc, gpu_gf2_kernel);
     tcase_add_loop_test(tc, gpu_pkt_options, 0, 2);
     tcase_add_loop_test(tc, gpu_bicgstab_like_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_ilu_like_cpu, 0, 5);

@@ -86,6 +86,50 @@ void tu_gf2_nfs_triplets(int32_t n, int weight, unsigned seed, tu_triplets *T)
     }
 }
 
+void tu_gf2_wide_triplets(int32_t m, int32_t n, int weight, unsigned seed, tu_triplets *T)
+{
+    T->nnz = (int64_t)m * weight;
+    T->ri = malloc((size_t)(T->nnz + 1) * sizeof *T->ri);
+    T->ci = malloc((size_t)(T->nnz + 1) * sizeof *T->ci);
+    T->v = NULL, T->vf = NULL;
+    unsigned st = seed;
+    for (int64_t e = 0; e < T->nnz; e++) {
+        T->ri[e] = (int32_t)(e / weight);
+        T->ci[e] = (int32_t)tu_uniform(&st, 0, n);
+    }
+}
+
+uint64_t tu_gf2_kernel_check(spira_context ctx, int32_t m, int32_t n, const tu_triplets *T,
+                             const char *format, uint64_t seed, uint64_t *K)
+{
+    spira_gf2_matrix M;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, m, n, T->nnz, T->ri, T->ci, &M), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_matrix_set_format(M, format, NULL), SPIRA_OK);
+    spira_gf2_block B;
+    ck_assert_int_eq(spira_gf2_block_create(ctx, n, 64, &B), SPIRA_OK);
+    spira_gf2_kernel_opts o = {seed};
+    spira_gf2_kernel_info info;
+    spira_status s = spira_gf2_kernel(M, B, &o, &info);
+    ck_assert_msg(s == SPIRA_OK, "%s: %s", format, spira_last_error(ctx));
+    ck_assert_int_eq(spira_gf2_block_get(B, K), SPIRA_OK);
+    ck_assert_int_eq(info.found, __builtin_popcountll(info.lanes));
+    ck_assert_int_ge(info.found, 1);
+    ck_assert_int_ge(info.spmvs, 2 * (int64_t)n + 16);
+    /* every found column nonzero and sent to 0 by the triplets; the others empty */
+    uint64_t nz = 0, *image = calloc((size_t)m + 1, sizeof *image);
+    for (int32_t i = 0; i < n; i++) nz |= K[i];
+    for (int64_t e = 0; e < T->nnz; e++) image[T->ri[e]] ^= K[T->ci[e]];
+    for (int32_t i = 0; i < m; i++)
+        ck_assert_msg(!(image[i] & info.lanes), "%s: row %d of M K is %016llx", format, i,
+                      (unsigned long long)image[i]);
+    ck_assert_msg(nz == info.lanes, "%s: nonzero columns %016llx, found %016llx", format,
+                  (unsigned long long)nz, (unsigned long long)info.lanes);
+    free(image);
+    spira_gf2_block_destroy(B);
+    spira_gf2_matrix_destroy(M);
+    return info.lanes;
+}
+
 /* Entries given an even number of times vanish, odd ones stay. */
 START_TEST(gf2_parity)
 {
@@ -224,6 +268,61 @@ START_TEST(gf2_sliced_layout)
 }
 END_TEST
 
+/* Kernel vectors of a wide random matrix (400 x 440, 8 entries a row), with both formats:
+ * found, nonzero, in the kernel, and the same bits whichever format multiplied. */
+START_TEST(gf2_kernel_wide)
+{
+    spira_context ctx = tu_cpu();
+    tu_triplets T;
+    tu_gf2_wide_triplets(400, 440, 8, tu_seed(), &T);
+    uint64_t *K1 = malloc(440 * 8), *K2 = malloc(440 * 8);
+    uint64_t l1 = tu_gf2_kernel_check(ctx, 400, 440, &T, "csr", tu_seed(), K1);
+    uint64_t l2 = tu_gf2_kernel_check(ctx, 400, 440, &T, "sliced-coo", tu_seed(), K2);
+    ck_assert(l1 == l2 && !memcmp(K1, K2, 440 * 8));
+    free(K1), free(K2);
+    tu_triplets_free(&T);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* A square matrix with an empty column has e_j in its kernel: found. The identity has none:
+ * NOT_CONVERGED and K zero. A tall matrix and a K of the wrong shape are refused. */
+START_TEST(gf2_kernel_square)
+{
+    spira_context ctx = tu_cpu();
+    tu_triplets T;
+    tu_gf2_wide_triplets(300, 300, 6, tu_seed(), &T);
+    for (int64_t e = 0; e < T.nnz; e++)
+        if (T.ci[e] == 5) T.ci[e] = 6; /* column 5 empty */
+    uint64_t *K = malloc(300 * 8);
+    tu_gf2_kernel_check(ctx, 300, 300, &T, "csr", 7, K);
+    tu_triplets_free(&T);
+    int32_t idx[100];
+    for (int i = 0; i < 100; i++) idx[i] = i;
+    spira_gf2_matrix I, Tall;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 100, 100, 100, idx, idx, &I), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 100, 99, 99, idx, idx, &Tall), SPIRA_OK);
+    spira_gf2_block B, B99, W;
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 100, 64, &B), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 99, 64, &B99), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 100, 128, &W), SPIRA_OK);
+    spira_gf2_kernel_info info;
+    ck_assert_int_eq(spira_gf2_kernel(I, B, NULL, &info), SPIRA_ERR_NOT_CONVERGED);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "none of 64 runs found a vector"));
+    ck_assert_int_eq(info.found, 0);
+    ck_assert_int_eq(spira_gf2_block_get(B, K), SPIRA_OK);
+    for (int i = 0; i < 100; i++) ck_assert(K[i] == 0);
+    ck_assert_int_eq(spira_gf2_kernel(Tall, B99, NULL, NULL), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "M is 100 x 99, taller than wide"));
+    ck_assert_int_eq(spira_gf2_kernel(I, W, NULL, NULL), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "K must be 100 rows of 64 bits"));
+    spira_gf2_block_destroy(B), spira_gf2_block_destroy(B99), spira_gf2_block_destroy(W);
+    spira_gf2_matrix_destroy(I), spira_gf2_matrix_destroy(Tall);
+    free(K);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 static void assert_error_has(spira_context ctx, const char *text)
 {
     ck_assert_msg(strstr(spira_last_error(ctx), text), "error '%s' lacks '%s'",
@@ -286,7 +385,7 @@ void tu_gf2_alloc_walk(spira_context ctx)
     for (int v = 0; v < tu_gf2_nvariants; v++)
         for (long n = 1;; n++) {
             spira_gf2_matrix M = NULL;
-            spira_gf2_block X = NULL, Y = NULL;
+            spira_gf2_block X = NULL, Y = NULL, K = NULL;
             spira__alloc_fail_at(n);
             spira_status s = spira_gf2_matrix_from_coo(ctx, 300, 300, T.nnz, T.ri, T.ci, &M);
             if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, 300, 128, &X);
@@ -294,9 +393,12 @@ void tu_gf2_alloc_walk(spira_context ctx)
             if (s == SPIRA_OK)
                 s = spira_gf2_matrix_set_format(M, tu_gf2_variants[v][0], tu_gf2_variants[v][1]);
             if (s == SPIRA_OK) s = spira_gf2_spmv(M, X, Y);
+            if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, 300, 64, &K);
+            if (s == SPIRA_OK) s = spira_gf2_kernel(M, K, NULL, NULL);
+            if (s == SPIRA_ERR_NOT_CONVERGED) s = SPIRA_OK; /* ran through, found none */
             long made = spira__alloc_count();
             spira__alloc_fail_at(0);
-            spira_gf2_block_destroy(X), spira_gf2_block_destroy(Y);
+            spira_gf2_block_destroy(X), spira_gf2_block_destroy(Y), spira_gf2_block_destroy(K);
             spira_gf2_matrix_destroy(M);
             if (s == SPIRA_OK && made < n) break; /* every allocation has failed once */
             ck_assert_msg(s == SPIRA_OK || s == SPIRA_ERR_NOMEM, "%s, failure %ld: %s",
@@ -326,6 +428,8 @@ Suite *suite_gf2(void)
     tcase_add_test(tc, gf2_sliced_layout);
     tcase_add_test(tc, gf2_bad_arguments);
     tcase_add_test(tc, gf2_alloc_failures);
+    tcase_add_test(tc, gf2_kernel_wide);
+    tcase_add_test(tc, gf2_kernel_square);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -70,9 +70,17 @@ extern const int tu_nformat_variants;
 int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
                  const int32_t *ri, const int32_t *ci, const char *label, unsigned seed);
 void tu_gf2_nfs_triplets(int32_t n, int weight, unsigned seed, tu_triplets *T);
-/* Fail each allocation in turn of building a matrix, two blocks and every variant's plan
- * and multiply on ctx: NOMEM or success, never a crash (leaks show under a leak checker). */
+/* Fail each allocation in turn of building a matrix, blocks, every variant's plan, a
+ * multiply and a kernel search on ctx: NOMEM or success, never a crash (leaks show under a
+ * leak checker). */
 void tu_gf2_alloc_walk(spira_context ctx);
+/* m x n with `weight` uniform random columns a row (repeats possible: they cancel). */
+void tu_gf2_wide_triplets(int32_t m, int32_t n, int weight, unsigned seed, tu_triplets *T);
+/* spira_gf2_kernel of the triplets' matrix with format on ctx and seed: asserts it finds a
+ * vector, that the found columns of K are nonzero and sent to 0 (by the triplets), the
+ * others empty; returns the found lanes, K (n words) copied out. */
+uint64_t tu_gf2_kernel_check(spira_context ctx, int32_t m, int32_t n, const tu_triplets *T,
+                             const char *format, uint64_t seed, uint64_t *K);
 extern const char *const tu_gf2_variants[][2];
 extern const int tu_gf2_nvariants;
 

@@ -47,6 +47,15 @@ spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, doubl
 spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
                               const void *dy, void *dw);
 
+/* GF(2) words (gf2_blas.cu), n words of device memory, on the stream without waiting:
+ * y ^= x & mask; *dout ^= XOR_i (x[i] & y[i]); *dout |= OR_i x[i] (dout: device). */
+spira_status spira__cuda_gf2_xor_masked(spira_context ctx, int32_t n, const uint64_t *x,
+                                        uint64_t mask, uint64_t *y);
+spira_status spira__cuda_gf2_dot_into(spira_context ctx, int32_t n, const uint64_t *x,
+                                      const uint64_t *y, uint64_t *dout);
+spira_status spira__cuda_gf2_or_into(spira_context ctx, int32_t n, const uint64_t *x,
+                                     uint64_t *dout);
+
 /* Events on the context's stream, for benchmarks: *ms between two recorded points. */
 typedef struct spira_cuda_timer spira_cuda_timer;
 spira_status spira__cuda_timer_create(spira_context ctx, spira_cuda_timer **t);

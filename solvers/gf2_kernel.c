@@ -1,0 +1,303 @@
+/*
+ * gf2_kernel.c - vectors of ker M over GF(2) by Wiedemann's algorithm, 64 runs at once in
+ * the bits of a 64-bit block (see spira_gf2_kernel in spira.h). The runs share every block
+ * multiply and block operation; they part only on the host, in Berlekamp-Massey and in the
+ * per-bit masks built from its result.
+ *
+ * For each bit l: y = M z, a_i = u . M^i y for i < N = 2n + 16 (n = ncols), the shortest
+ * recurrence C(x) = 1 + c_1 x + ... + c_L x^L of a (Berlekamp-Massey), its reverse
+ * f(x) = x^L C(1/x) = x^k g(x) with g(0) = 1; f(M) y = 0 whenever the recurrence is M's on
+ * y, so M^(k+1) g(M) z = 0 and the last nonzero of w = g(M) z, M w, ... is a kernel vector.
+ * A wide M (nrows < ncols) is padded square with zero rows: the multiplies write nrows rows
+ * of n-row blocks whose other rows stay zero.
+ */
+#include "spira_impl.h"
+#include "gf2.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { EXTRA_TERMS = 16 };
+
+/* Berlekamp-Massey for the 64 bit sequences of s[0..N) at once (bit l of s[i] is term i of
+ * sequence l). C and the shifted previous polynomial B' = x^m B are bit-sliced (word j: the
+ * coefficient of x^j of all 64), so a step is one pass over the words whatever each lane
+ * does; T is scratch. Words beyond cap are dropped: a lane whose length passes cap gets
+ * L = -1 (its recurrence is too long to be M's). The invariant deg C <= L (each lane) bounds
+ * the passes by the largest L. */
+static void berlekamp_massey64(const uint64_t *s, int64_t N, int64_t cap, uint64_t *C,
+                               uint64_t *Bs, uint64_t *T, int64_t L[64])
+{
+    memset(C, 0, ((size_t)cap + 1) * sizeof *C);
+    memset(Bs, 0, ((size_t)cap + 1) * sizeof *Bs);
+    C[0] = ~UINT64_C(0);
+    if (cap >= 1) Bs[1] = ~UINT64_C(0); /* x * B with B = 1 */
+    for (int l = 0; l < 64; l++) L[l] = 0;
+    int64_t degC = 0, degB = 1;
+    uint64_t dead = 0;
+    for (int64_t i = 0; i < N; i++) {
+        uint64_t d = 0;
+        for (int64_t j = 0; j <= degC && j <= i; j++) d ^= C[j] & s[i - j];
+        d &= ~dead;
+        uint64_t grow = 0; /* lanes whose L changes: d = 1 and 2L <= i */
+        for (int l = 0; l < 64; l++)
+            if ((d >> l & 1) && 2 * L[l] <= i) grow |= UINT64_C(1) << l;
+        const int64_t top = degB < cap ? degB : cap;
+        if (d) {
+            memcpy(T, C, ((size_t)degC + 1) * sizeof *T);
+            for (int64_t j = 0; j <= top; j++) C[j] ^= d & Bs[j];
+        }
+        /* B' <- x B' (m + 1), or x C_old where the length changed (B = C_old, m = 1) */
+        const int64_t newB = (degB > degC ? degB : degC) + 1 < cap ? (degB > degC ? degB : degC) + 1
+                                                                  : cap;
+        for (int64_t j = newB; j >= 1; j--) {
+            const uint64_t old_c = grow && j - 1 <= degC ? T[j - 1] : 0;
+            Bs[j] = (grow & old_c) | (~grow & Bs[j - 1]);
+        }
+        Bs[0] = 0;
+        degB = newB;
+        for (int l = 0; l < 64; l++)
+            if (grow >> l & 1) {
+                L[l] = i + 1 - L[l];
+                if (L[l] > cap) dead |= UINT64_C(1) << l, L[l] = -1;
+            }
+        degC = 0;
+        for (int l = 0; l < 64; l++)
+            if (L[l] > degC) degC = L[l];
+    }
+    for (int l = 0; l < 64; l++)
+        if (dead >> l & 1) L[l] = -1;
+}
+
+typedef struct {
+    spira_gf2_matrix M;
+    spira__gf2_plan *plan;
+    int32_t n;          /* ncols: the rows of every block here */
+    int64_t spmvs;
+} walk;
+
+/* y = [M; 0] x on n-row blocks: the rows past nrows are zeroed, since y may have held a
+ * block with rows there (z, or w = g(M) z). */
+static spira_status multiply(walk *w, const uint64_t *x, uint64_t *y)
+{
+    spira__gf2_plan *p = w->plan;
+    const int32_t m = w->M->pattern.nrows;
+    w->spmvs++;
+    if (m < w->n)
+        SPIRA__TRY(spira__mem_zero(w->M->ctx, y + m, (size_t)(w->n - m) * sizeof *y));
+    if (p->dev) return p->fmt->apply(w->M->ctx, p->dev, 1, x, y);
+    p->fmt->host_apply(p->layout, 1, x, y);
+    return SPIRA_OK;
+}
+
+/* *out = OR of the n words of x (which lanes are nonzero), on the host. */
+static spira_status nonzero_lanes(spira_context ctx, int32_t n, const uint64_t *x, uint64_t *scratch,
+                                  uint64_t *out)
+{
+    SPIRA__TRY(spira__mem_zero(ctx, scratch, sizeof *scratch));
+    SPIRA__TRY(spira__gf2_or_into(ctx, n, x, scratch));
+    return spira__mem_download(ctx, out, scratch, sizeof *out);
+}
+
+static uint64_t next64(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+/* The device (or host) buffers of a solve. */
+typedef struct {
+    uint64_t *z, *u, *v, *v2, *acc, *seq, *word;
+} buffers;
+
+static void buffers_free(spira_context ctx, buffers *b)
+{
+    uint64_t **all[] = {&b->z, &b->u, &b->v, &b->v2, &b->acc, &b->seq, &b->word};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) spira__mem_free(ctx, *all[i]);
+}
+
+static spira_status buffers_alloc(spira_context ctx, int32_t n, int64_t N, buffers *b)
+{
+    memset(b, 0, sizeof *b);
+    const size_t nb = (size_t)n * sizeof(uint64_t);
+    spira_status s = spira__mem_alloc(ctx, (void **)&b->z, nb, "Wiedemann start block");
+    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&b->u, nb, "Wiedemann projection block");
+    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&b->v, nb, "Wiedemann Krylov block");
+    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&b->v2, nb, "Wiedemann Krylov block");
+    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&b->acc, nb, "Wiedemann evaluation block");
+    if (s == SPIRA_OK)
+        s = spira__mem_alloc(ctx, (void **)&b->seq, (size_t)N * sizeof(uint64_t), "Wiedemann sequence");
+    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&b->word, sizeof(uint64_t), "Wiedemann word");
+    if (s == SPIRA_OK) s = spira__mem_zero(ctx, b->acc, nb);
+    if (s == SPIRA_OK) s = spira__mem_zero(ctx, b->seq, (size_t)N * sizeof(uint64_t));
+    if (s != SPIRA_OK) buffers_free(ctx, b);
+    return s;
+}
+
+/* Random z and u, uploaded. */
+static spira_status random_blocks(spira_context ctx, int32_t n, uint64_t seed, buffers *b)
+{
+    uint64_t *h = NULL;
+    SPIRA__TRY(spira__alloc(ctx, (void **)&h, (size_t)n + 1, sizeof *h, "Wiedemann random words"));
+    uint64_t st = seed ? seed : UINT64_C(0x9e3779b97f4a7c15);
+    spira_status s = SPIRA_OK;
+    for (int k = 0; k < 2 && s == SPIRA_OK; k++) {
+        for (int32_t i = 0; i < n; i++) h[i] = next64(&st);
+        s = spira__mem_upload(ctx, k ? b->u : b->z, h, (size_t)n * sizeof *h);
+    }
+    spira__free(h);
+    return s;
+}
+
+/* The sequence a_i = u . M^i (M z), i < N, left in b->seq where ctx computes. */
+static spira_status sequence(walk *w, buffers *b, int64_t N)
+{
+    spira_context ctx = w->M->ctx;
+    SPIRA__TRY(multiply(w, b->z, b->v));
+    for (int64_t i = 0; i < N; i++) {
+        SPIRA__TRY(spira__gf2_dot_into(ctx, w->n, b->u, b->v, b->seq + i));
+        if (i + 1 < N) {
+            SPIRA__TRY(multiply(w, b->v, b->v2));
+            uint64_t *t = b->v;
+            b->v = b->v2, b->v2 = t;
+        }
+    }
+    return SPIRA_OK;
+}
+
+/* Per lane: D = deg g and the lanes worth evaluating (a recurrence found, short enough for
+ * the sequence to have pinned it down). g_j of lane l is bit l of C[D_l - j]. */
+static uint64_t lanes_to_evaluate(const int64_t L[64], const uint64_t *C, int64_t N, int32_t n,
+                                  int64_t D[64], int64_t *maxD, int64_t *maxk)
+{
+    uint64_t ok = 0;
+    *maxD = *maxk = 0;
+    for (int l = 0; l < 64; l++) {
+        D[l] = -1;
+        if (L[l] < 1 || L[l] > n || 2 * L[l] + 8 > N) continue;
+        int64_t k = 0; /* f_j = c_(L-j): the first nonzero from j = 0 is x^k's */
+        while (k < L[l] && !(C[L[l] - k] >> l & 1)) k++;
+        D[l] = L[l] - k;
+        ok |= UINT64_C(1) << l;
+        if (D[l] > *maxD) *maxD = D[l];
+        if (k > *maxk) *maxk = k;
+    }
+    return ok;
+}
+
+/* acc = g(M) z for every lane: acc ^= (M^j z) & mask_j, mask_j's bit l = g_j of lane l. */
+static spira_status evaluate(walk *w, buffers *b, const uint64_t *C, uint64_t lanes,
+                             const int64_t D[64], int64_t maxD)
+{
+    spira_context ctx = w->M->ctx;
+    SPIRA__TRY(spira__mem_copy(ctx, b->v, b->z, (size_t)w->n * sizeof(uint64_t)));
+    for (int64_t j = 0; j <= maxD; j++) {
+        uint64_t mask = 0;
+        for (int l = 0; l < 64; l++)
+            if ((lanes >> l & 1) && j <= D[l]) mask |= (C[D[l] - j] >> l & 1) << l;
+        SPIRA__TRY(spira__gf2_xor_masked(ctx, w->n, b->v, mask, b->acc));
+        if (j < maxD) {
+            SPIRA__TRY(multiply(w, b->v, b->v2));
+            uint64_t *t = b->v;
+            b->v = b->v2, b->v2 = t;
+        }
+    }
+    return SPIRA_OK;
+}
+
+/* Walk acc, M acc, M^2 acc, ...: a lane whose block column is nonzero and whose image is
+ * zero puts that column into K. At most maxk + 1 steps (M^(k+1) g(M) z = 0). */
+static spira_status extract(walk *w, buffers *b, uint64_t lanes, int64_t maxk, uint64_t *K,
+                            uint64_t *found)
+{
+    spira_context ctx = w->M->ctx;
+    uint64_t nz;
+    SPIRA__TRY(nonzero_lanes(ctx, w->n, b->acc, b->word, &nz));
+    uint64_t alive = lanes & nz, *cur = b->acc, *next = b->v;
+    for (int64_t t = 0; t <= maxk && alive; t++) {
+        SPIRA__TRY(multiply(w, cur, next));
+        uint64_t nz_next;
+        SPIRA__TRY(nonzero_lanes(ctx, w->n, next, b->word, &nz_next));
+        const uint64_t caught = alive & ~nz_next;
+        SPIRA__TRY(spira__gf2_xor_masked(ctx, w->n, cur, caught, K));
+        *found |= caught;
+        alive &= nz_next;
+        uint64_t *tmp = cur;
+        cur = next, next = tmp == b->acc ? b->v2 : tmp;
+    }
+    return SPIRA_OK;
+}
+
+/* M K on the found lanes must be 0: a lane that is not (there should be none) leaves K. */
+static spira_status verify(walk *w, buffers *b, uint64_t *K, uint64_t *found)
+{
+    spira_context ctx = w->M->ctx;
+    uint64_t bad;
+    SPIRA__TRY(multiply(w, K, b->v));
+    SPIRA__TRY(nonzero_lanes(ctx, w->n, b->v, b->word, &bad));
+    bad &= *found;
+    if (bad) SPIRA__TRY(spira__gf2_xor_masked(ctx, w->n, K, bad, K));
+    *found &= ~bad;
+    return SPIRA_OK;
+}
+
+spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
+                              const spira_gf2_kernel_opts *opts, spira_gf2_kernel_info *info)
+{
+    if (!M || !K) return SPIRA_ERR_INVALID_ARG;
+    spira_context ctx = M->ctx;
+    const int32_t m = M->pattern.nrows, n = M->pattern.ncols;
+    spira_gf2_kernel_info out = {0};
+    if (info) *info = out;
+    if (K->ctx != ctx || K->words != 1 || K->nrows != n)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "GF(2) kernel: K must be %d rows of 64 bits on M's context, not %d "
+                            "of %d", n, K->nrows, 64 * K->words);
+    if (m > n)
+        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                            "GF(2) kernel: M is %d x %d, taller than wide (pad it with zero "
+                            "columns or take M^T's kernel)", m, n);
+    SPIRA__TRY(spira__mem_zero(ctx, K->data, (size_t)n * sizeof(uint64_t)));
+    walk w = {M, NULL, n, 0};
+    SPIRA__TRY(spira__gf2_plan_get(M, 1, &w.plan));
+    const int64_t N = 2 * (int64_t)n + EXTRA_TERMS, cap = (int64_t)n + 1;
+    buffers b;
+    SPIRA__TRY(buffers_alloc(ctx, n, N, &b));
+    uint64_t *host = NULL; /* the sequence, then C, B', T of Berlekamp-Massey */
+    spira_status s = spira__alloc(ctx, (void **)&host, (size_t)N + 3 * ((size_t)cap + 1),
+                                  sizeof *host, "Berlekamp-Massey words");
+    uint64_t *seq = host, *C = host + N, *Bs = C + cap + 1, *T = Bs + cap + 1;
+    int64_t L[64], D[64], maxD = 0, maxk = 0;
+    uint64_t found = 0;
+    double t0 = spira__now_ms(), t1 = t0, t2 = t0;
+    if (s == SPIRA_OK) s = random_blocks(ctx, n, opts ? opts->seed : 0, &b);
+    if (s == SPIRA_OK) s = sequence(&w, &b, N);
+    if (s == SPIRA_OK) s = spira__mem_download(ctx, seq, b.seq, (size_t)N * sizeof *seq);
+    if (s == SPIRA_OK) {
+        t1 = spira__now_ms();
+        berlekamp_massey64(seq, N, cap, C, Bs, T, L);
+        t2 = spira__now_ms();
+        const uint64_t lanes = lanes_to_evaluate(L, C, N, n, D, &maxD, &maxk);
+        for (int l = 0; l < 64; l++)
+            if (L[l] > out.degree) out.degree = (int)L[l];
+        if (lanes) s = evaluate(&w, &b, C, lanes, D, maxD);
+        if (lanes && s == SPIRA_OK) s = extract(&w, &b, lanes, maxk, K->data, &found);
+        if (found && s == SPIRA_OK) s = verify(&w, &b, K->data, &found);
+    }
+    buffers_free(ctx, &b);
+    spira__free(host);
+    if (s != SPIRA_OK) return s;
+    out.lanes = found;
+    for (int l = 0; l < 64; l++) out.found += (int)(found >> l & 1);
+    out.spmvs = w.spmvs;
+    out.sequence_ms = t1 - t0;
+    out.bm_ms = t2 - t1;
+    out.evaluate_ms = spira__now_ms() - t2;
+    if (info) *info = out;
+    if (!found)
+        return spira__error(ctx, SPIRA_ERR_NOT_CONVERGED,
+                            "GF(2) kernel: none of 64 runs found a vector (largest recurrence "
+                            "%d): M may be nonsingular; try another seed",
+                            out.degree);
+    return SPIRA_OK;
+}
