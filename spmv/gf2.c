@@ -249,7 +249,7 @@ spira_status spira_gf2_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_blo
     spira_context ctx = M->ctx;
     if (X->ctx != ctx || Y->ctx != ctx)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) SpMV: blocks of another context");
-    if (X == Y || X->data == Y->data)
+    if (X == Y || (X->data == Y->data && X->nrows))
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) SpMV: Y is X (Y = M X in place)");
     if (X->words != Y->words)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) SpMV: X is %d bits wide, Y %d",
