@@ -22,12 +22,13 @@ enum { EXTRA_TERMS = 16 };
 /* Berlekamp-Massey for the 64 bit sequences of s[0..N) at once (bit l of s[i] is term i of
  * sequence l). C and the shifted previous polynomial B' = x^m B are bit-sliced (word j: the
  * coefficient of x^j of all 64), so a step is one pass over the words whatever each lane
- * does; T is scratch. Words beyond cap are dropped: a lane whose length passes cap gets
- * L = -1 (its recurrence is too long to be M's). The invariant deg C <= L (each lane) bounds
- * the passes over C by the largest L; B' is shifted a word each step, so a step costs up to
- * cap words and the whole O(N cap) = O(n^2) (4.2 s for n = 30,000 on the H100's host). */
+ * does. Words beyond cap are dropped: a lane whose length passes cap gets L = -1 (its
+ * recurrence is too long to be M's). The invariant deg C <= L (each lane) bounds the sum
+ * for the discrepancy by the largest L; B' is shifted a word each step, so a step costs up
+ * to cap words and the whole O(N cap) = O(n^2): 4.2 s for n = 30,000 on the H100's host
+ * (a2c2264, before the update and the shift became one pass). */
 static void berlekamp_massey64(const uint64_t *s, int64_t N, int64_t cap, uint64_t *C,
-                               uint64_t *Bs, uint64_t *T, int64_t L[64])
+                               uint64_t *Bs, int64_t L[64])
 {
     memset(C, 0, ((size_t)cap + 1) * sizeof *C);
     memset(Bs, 0, ((size_t)cap + 1) * sizeof *Bs);
@@ -43,18 +44,17 @@ static void berlekamp_massey64(const uint64_t *s, int64_t N, int64_t cap, uint64
         uint64_t grow = 0; /* lanes whose L changes: d = 1 and 2L <= i */
         for (int l = 0; l < 64; l++)
             if ((d >> l & 1) && 2 * L[l] <= i) grow |= UINT64_C(1) << l;
-        const int64_t top = degB < cap ? degB : cap;
-        if (d) {
-            memcpy(T, C, ((size_t)degC + 1) * sizeof *T);
-            for (int64_t j = 0; j <= top; j++) C[j] ^= d & Bs[j];
-        }
-        /* B' <- x B' (m + 1), or x C_old where the length changed (B = C_old, m = 1) */
+        /* one pass, top down, so that C[j - 1] and B'[j - 1] are still the old ones:
+         * C ^= d B' (the old B'), then B' <- x B' (m + 1), or x C_old where the length
+         * changed (B = C_old, m = 1) */
         const int64_t widest = degB > degC ? degB : degC;
         const int64_t newB = widest + 1 < cap ? widest + 1 : cap;
         for (int64_t j = newB; j >= 1; j--) {
-            const uint64_t old_c = grow && j - 1 <= degC ? T[j - 1] : 0;
-            Bs[j] = (grow & old_c) | (~grow & Bs[j - 1]);
+            const uint64_t old_c = C[j - 1], old_b = Bs[j - 1];
+            C[j] ^= d & Bs[j];
+            Bs[j] = (grow & old_c) | (~grow & old_b);
         }
+        C[0] ^= d & Bs[0];
         Bs[0] = 0;
         degB = newB;
         for (int l = 0; l < 64; l++)
@@ -264,10 +264,10 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
     const int64_t N = 2 * (int64_t)n + EXTRA_TERMS, cap = (int64_t)n + 1;
     buffers b;
     SPIRA__TRY(buffers_alloc(ctx, n, N, &b));
-    uint64_t *host = NULL; /* the sequence, then C, B', T of Berlekamp-Massey */
-    spira_status s = spira__alloc(ctx, (void **)&host, (size_t)N + 3 * ((size_t)cap + 1),
+    uint64_t *host = NULL; /* the sequence, then C and B' of Berlekamp-Massey */
+    spira_status s = spira__alloc(ctx, (void **)&host, (size_t)N + 2 * ((size_t)cap + 1),
                                   sizeof *host, "Berlekamp-Massey words");
-    uint64_t *seq = host, *C = host + N, *Bs = C + cap + 1, *T = Bs + cap + 1;
+    uint64_t *seq = host, *C = host + N, *Bs = C + cap + 1;
     int64_t L[64], D[64], maxD = 0, maxk = 0;
     uint64_t found = 0;
     double t0 = spira__now_ms(), t1 = t0, t2 = t0;
@@ -276,7 +276,7 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
     if (s == SPIRA_OK) s = spira__mem_download(ctx, seq, b.seq, (size_t)N * sizeof *seq);
     if (s == SPIRA_OK) {
         t1 = spira__now_ms();
-        berlekamp_massey64(seq, N, cap, C, Bs, T, L);
+        berlekamp_massey64(seq, N, cap, C, Bs, L);
         t2 = spira__now_ms();
         const uint64_t lanes = lanes_to_evaluate(L, C, N, n, D, &maxD, &maxk);
         for (int l = 0; l < 64; l++)
