@@ -82,16 +82,6 @@ static int parse_widths(const char *list, int *w, int cap)
     }
 }
 
-/* xorshift64 (Marsaglia's 13, 7, 17): the generator of M's columns and of X. */
-static uint64_t xorshift64(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
-}
-
 /* An NFS-shaped N x N pattern, W entries a row, as COO (row-major: row i holds entries
  * i*W .. i*W+W-1) and the row pointers of the same entries. Column floor(N u^3) puts
  * about N^(-1/3) of the draws in column 0 (W = 64, N = 10^6: column 0 in half the rows).
@@ -116,7 +106,7 @@ static int gen_nfs(int32_t n, int32_t w, int32_t **row, int32_t **col, int32_t *
         for (int32_t e = 0; e < w; e++) {
             int32_t c = 0;
             for (int t = 0; t < 64; t++) {
-                double u = (double)(xorshift64(&st) >> 11) * 0x1.0p-53;
+                double u = (double)(spira__xorshift64(&st) >> 11) * 0x1.0p-53;
                 c = (int32_t)((double)n * u * u * u);
                 if (c >= n) c = n - 1;
                 if (seen[c] != i) break;
@@ -476,7 +466,7 @@ int main(int argc, char **argv)
         int width = widths[wi], words = width / 64;
         size_t nx = (size_t)n * (size_t)words;
         uint64_t st = 0x2545F4914F6CDD1Du ^ (uint64_t)width;
-        for (size_t k = 0; k < nx; k++) x[k] = xorshift64(&st);
+        for (size_t k = 0; k < nx; k++) x[k] = spira__xorshift64(&st);
         reference(m, rp, col, words, x, ref);
         s = spira_gf2_block_create(ctx, n, width, &X);
         if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, m, width, &Y);

@@ -74,6 +74,18 @@ long spira__alloc_count(void);
 long spira__alloc_live(void);
 void spira__alloc_track(long delta);
 
+/* xorshift64 (Marsaglia's 13, 7, 17): the next word of a small, fast generator whose state
+ * is *s (never 0). For GF(2) blocks: random starts in the library, inputs in the tests and
+ * benchmarks. */
+static inline uint64_t spira__xorshift64(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
 /* Wall clock in milliseconds (monotonic), and the median of n > 0 values, which it sorts
  * in place (lib/timing.c). */
 double spira__now_ms(void);

@@ -100,12 +100,6 @@ static spira_status nonzero_lanes(spira_context ctx, int32_t n, const uint64_t *
     return spira__mem_download(ctx, out, scratch, sizeof *out);
 }
 
-static uint64_t next64(uint64_t *s)
-{
-    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
-    return *s;
-}
-
 /* The device (or host) buffers of a solve. */
 typedef struct {
     uint64_t *z, *u, *v, *v2, *acc, *seq, *word;
@@ -143,7 +137,7 @@ static spira_status random_blocks(spira_context ctx, int32_t n, uint64_t seed, b
     uint64_t st = seed ? seed : UINT64_C(0x9e3779b97f4a7c15);
     spira_status s = SPIRA_OK;
     for (int k = 0; k < 2 && s == SPIRA_OK; k++) {
-        for (int32_t i = 0; i < n; i++) h[i] = next64(&st);
+        for (int32_t i = 0; i < n; i++) h[i] = spira__xorshift64(&st);
         s = spira__mem_upload(ctx, k ? b->u : b->z, h, (size_t)n * sizeof *h);
     }
     spira__free(h);

@@ -22,12 +22,6 @@ const char *const tu_gf2_variants[][2] = {
 };
 const int tu_gf2_nvariants = sizeof tu_gf2_variants / sizeof tu_gf2_variants[0];
 
-static uint64_t next64(uint64_t *s)
-{
-    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17; /* xorshift64 */
-    return *s;
-}
-
 int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
                  const int32_t *ri, const int32_t *ci, const char *label, unsigned seed)
 {
@@ -39,7 +33,7 @@ int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
     for (int words = 1; words <= 4; words *= 2) {
         size_t nx = (size_t)ncols * words, ny = (size_t)nrows * words;
         uint64_t *x = malloc((nx + 1) * 8), *ref = calloc(ny + 1, 8), *y = malloc((ny + 1) * 8);
-        for (size_t k = 0; k < nx; k++) x[k] = next64(&st);
+        for (size_t k = 0; k < nx; k++) x[k] = spira__xorshift64(&st);
         /* every triplet XORed in: a repeated one cancels, as the matrix's parity does */
         for (int64_t e = 0; e < nnz; e++)
             for (int q = 0; q < words; q++)
