@@ -70,12 +70,6 @@ static void release(const char *name, void *layout)
     if (f->destroy_layout) f->destroy_layout(layout);
 }
 
-static void assert_error_has(spira_context ctx, const char *needle)
-{
-    ck_assert_msg(strstr(spira_last_error(ctx), needle), "error '%s' lacks '%s'",
-                  spira_last_error(ctx), needle);
-}
-
 /* ---- ELL -------------------------------------------------------------------------------- */
 
 /* 1000 x 1000, two entries a row, row 5 dense: K = 1000, 1e6 slots for 2998 nonzeros. The
@@ -98,11 +92,11 @@ START_TEST(ell_refuses_dense_row)
     ck_assert_int_eq(A->csr.nnz, 2998);
     ck_assert_int_eq(spira_matrix_set_format(A, "ell", NULL), SPIRA_OK);
     ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_ERR_UNSUPPORTED);
-    assert_error_has(ctx, "ell refuses: 1000 entries per row (the longest row) x 1000 rows = "
+    tu_assert_error_has(ctx, "ell refuses: 1000 entries per row (the longest row) x 1000 rows = "
                           "1000000 stored slots, 333.6x the 2998 nonzeros (limit max_fill=3)");
     ck_assert_int_eq(spira_matrix_set_format(A, "ell", "max_fill=333"), SPIRA_OK);
     ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_ERR_UNSUPPORTED);
-    assert_error_has(ctx, "limit max_fill=333)");
+    tu_assert_error_has(ctx, "limit max_fill=333)");
     ck_assert_int_eq(tu_check_format(ctx, A, "ell", "max_fill=334", "dense row", tu_seed()), 2);
     spira__ell *e = convert(ctx, A, "ell", "max_fill=334", SPIRA_OK);
     ck_assert_int_eq(e->K, 1000);
@@ -128,11 +122,11 @@ START_TEST(ell_refuses_index_overflow)
     long made = spira__alloc_count();
     spira__alloc_fail_at(0);
     ck_assert_int_eq(made, 0);
-    assert_error_has(ctx, "ell refuses: 40000 entries per row x 70016 padded rows = 2800640000 "
+    tu_assert_error_has(ctx, "ell refuses: 40000 entries per row x 70016 padded rows = 2800640000 "
                           "slots exceed the 32-bit index range");
     /* HYB forced to that width hits the same check, under its own name */
     convert(ctx, A, "hyb", "ell_width=40000", SPIRA_ERR_UNSUPPORTED);
-    assert_error_has(ctx, "hyb refuses: 40000 entries per row");
+    tu_assert_error_has(ctx, "hyb refuses: 40000 entries per row");
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
 }
@@ -204,7 +198,7 @@ START_TEST(dia_refuses_random)
     spira_vector_set_f64(vx, x);
     spira_vector_set_f64(vy, y);
     ck_assert_int_eq(spira_spmv(1.0, A, vx, 0.0, vy), SPIRA_ERR_UNSUPPORTED);
-    assert_error_has(ctx, want);
+    tu_assert_error_has(ctx, want);
     spira_vector_get_f64(vy, y);
     ck_assert_double_eq(y[0], 7); /* a refused SpMV leaves y alone */
     spira_vector_destroy(vx), spira_vector_destroy(vy);
@@ -425,7 +419,7 @@ START_TEST(cmrs_refuses_wide)
         spira__alloc_fail_at(0);
         if (extra) {
             ck_assert_int_eq(made, 0);
-            assert_error_has(ctx, "cmrs: 268435457 columns do not fit the 28 bits beside the row "
+            tu_assert_error_has(ctx, "cmrs: 268435457 columns do not fit the 28 bits beside the row "
                                   "within the strip (at most 268435456)");
         } else {
             release("cmrs", C);
@@ -686,9 +680,9 @@ START_TEST(auto_select)
     ck_assert_str_eq(mi.format_reason, "");
     ck_assert_double_eq(mi.select_ms, 0);
     ck_assert_int_eq(spira_matrix_set_format(A, "auto", "trial=2"), SPIRA_ERR_INVALID_ARG);
-    assert_error_has(ctx, "auto option trial=2: 0 or 1");
+    tu_assert_error_has(ctx, "auto option trial=2: 0 or 1");
     ck_assert_int_eq(spira_matrix_set_format(A, "auto", "tries=1"), SPIRA_ERR_INVALID_ARG);
-    assert_error_has(ctx, "SpMV format 'auto' has no option 'tries' (its options: trial)");
+    tu_assert_error_has(ctx, "SpMV format 'auto' has no option 'tries' (its options: trial)");
     spira_matrix_get_info(A, &mi);
     ck_assert_str_eq(mi.format, "ell");
     /* the info's own strings handed back (they are A's): the same selection */
@@ -699,7 +693,7 @@ START_TEST(auto_select)
     ck_assert_str_eq(mi.format, "hyb");
     ck_assert_str_eq(A->format_opts, "min_rows=0");
     ck_assert_int_eq(spira_matrix_set_format(A, "no-such", NULL), SPIRA_ERR_INVALID_ARG);
-    assert_error_has(ctx, "pkt, auto)");
+    tu_assert_error_has(ctx, "pkt, auto)");
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
 }
@@ -844,7 +838,7 @@ START_TEST(option_errors)
         ck_assert_int_eq(spira_matrix_set_format(A, bad[i].fmt, bad[i].opts), SPIRA_OK);
         ck_assert_msg(spira_matrix_prepare(A) == SPIRA_ERR_INVALID_ARG, "%s '%s' accepted",
                       bad[i].fmt, bad[i].opts);
-        assert_error_has(ctx, bad[i].says);
+        tu_assert_error_has(ctx, bad[i].says);
     }
     ck_assert_int_eq(spira_matrix_set_format(A, "hyb", "min_rows=0,interval=64,ell_width=4"), SPIRA_OK);
     ck_assert_int_eq(spira_matrix_prepare(A), SPIRA_OK);
@@ -860,7 +854,7 @@ START_TEST(option_errors)
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         ck_assert_int_eq(spira_matrix_set_format(A, keys[i].fmt, keys[i].opts), SPIRA_ERR_INVALID_ARG);
-        assert_error_has(ctx, keys[i].says);
+        tu_assert_error_has(ctx, keys[i].says);
         spira_matrix_info mi;
         ck_assert_int_eq(spira_matrix_get_info(A, &mi), SPIRA_OK);
         ck_assert_str_eq(mi.format, "hyb");

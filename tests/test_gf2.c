@@ -317,12 +317,6 @@ START_TEST(gf2_kernel_square)
 }
 END_TEST
 
-static void assert_error_has(spira_context ctx, const char *text)
-{
-    ck_assert_msg(strstr(spira_last_error(ctx), text), "error '%s' lacks '%s'",
-                  spira_last_error(ctx), text);
-}
-
 START_TEST(gf2_bad_arguments)
 {
     spira_context ctx = tu_cpu();
@@ -332,7 +326,7 @@ START_TEST(gf2_bad_arguments)
     ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 2, 6, 2, ri, ci, &M), SPIRA_OK);
     spira_gf2_block X, Y, Z, W;
     ck_assert_int_eq(spira_gf2_block_create(ctx, 6, 100, &X), SPIRA_ERR_INVALID_ARG);
-    assert_error_has(ctx, "GF(2) block width 100: 64, 128 or 256");
+    tu_assert_error_has(ctx, "GF(2) block width 100: 64, 128 or 256");
     ck_assert_int_eq(spira_gf2_block_create(ctx, -1, 64, &X), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira_gf2_block_create(ctx, INT64_C(1) << 32, 64, &X), SPIRA_ERR_UNSUPPORTED);
     ck_assert_int_eq(spira_gf2_block_create(ctx, 6, 128, &X), SPIRA_OK);
@@ -340,15 +334,15 @@ START_TEST(gf2_bad_arguments)
     ck_assert_int_eq(spira_gf2_block_create(ctx, 2, 64, &Z), SPIRA_OK);
     ck_assert_int_eq(spira_gf2_block_create(ctx, 5, 128, &W), SPIRA_OK);
     ck_assert_int_eq(spira_gf2_spmv(M, X, Z), SPIRA_ERR_INVALID_ARG);
-    assert_error_has(ctx, "X is 128 bits wide, Y 64");
+    tu_assert_error_has(ctx, "X is 128 bits wide, Y 64");
     ck_assert_int_eq(spira_gf2_spmv(M, W, Y), SPIRA_ERR_INVALID_ARG);
-    assert_error_has(ctx, "M is 2 x 6, X has 5 rows, Y 2");
+    tu_assert_error_has(ctx, "M is 2 x 6, X has 5 rows, Y 2");
     ck_assert_int_eq(spira_gf2_spmv(M, X, X), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira_gf2_block_set(X, NULL), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira_gf2_matrix_set_format(M, "ell", NULL), SPIRA_ERR_INVALID_ARG);
-    assert_error_has(ctx, "unknown GF(2) format 'ell' (known: csr, sliced-coo)");
+    tu_assert_error_has(ctx, "unknown GF(2) format 'ell' (known: csr, sliced-coo)");
     ck_assert_int_eq(spira_gf2_matrix_set_format(M, "sliced-coo", "slices=4"), SPIRA_ERR_INVALID_ARG);
-    assert_error_has(ctx, "has no option 'slices' (its options: share rows)");
+    tu_assert_error_has(ctx, "has no option 'slices' (its options: share rows)");
     const struct {
         const char *opts, *says;
     } bad[] = {{"share=grid", "format option share='grid': thread or warp or block"},
@@ -357,7 +351,7 @@ START_TEST(gf2_bad_arguments)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_int_eq(spira_gf2_matrix_set_format(M, "sliced-coo", bad[i].opts), SPIRA_OK);
         ck_assert_int_eq(spira_gf2_spmv(M, X, Y), SPIRA_ERR_INVALID_ARG);
-        assert_error_has(ctx, bad[i].says);
+        tu_assert_error_has(ctx, bad[i].says);
     }
     ck_assert_int_eq(spira_gf2_matrix_set_format(M, "sliced-coo", "share=block,rows=3072"), SPIRA_OK);
     double ms = -1;

@@ -274,3 +274,9 @@ spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri
     free(f);
     return A;
 }
+
+void tu_assert_error_has(spira_context ctx, const char *text)
+{
+    ck_assert_msg(strstr(spira_last_error(ctx), text), "error '%s' lacks '%s'",
+                  spira_last_error(ctx), text);
+}

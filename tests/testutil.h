@@ -43,6 +43,9 @@ spira_matrix tu_shape_matrix(spira_context ctx, const tu_shape *s, spira_dtype t
 void tu_check_close(const char *what, const double *y, const double *ref, const double *scale,
                     int64_t n, double tol);
 
+/* The context's last error contains text (the failure message shows both). */
+void tu_assert_error_has(spira_context ctx, const char *text);
+
 /* Relative accuracy to expect from SpMV in a dtype (a few ulps times row length). */
 double tu_tol(spira_dtype t);
 
