@@ -177,18 +177,10 @@ spira_status run(spira_context ctx, const suraa_dev *d, double alpha, const void
 }
 
 /* Streams and events for a multiply of more than one launch; G1's pending child launches
- * within the device's limit. */
+ * (g1_rows of them, 0 without dynamic parallelism) within the device's limit. */
 spira_status make_streams(spira_context ctx, suraa_dev *d, int32_t g1_rows)
 {
-    int dynamic = 0;
-    for (int l = 0; l < d->nlaunch; l++) dynamic |= d->launch[l].kind == SPIRA__SURAA_DYNAMIC;
-#ifndef SPIRA_DYNAMIC_PARALLELISM
-    if (dynamic)
-        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
-                            "suraa dynamic=1: this build has no dynamic parallelism (configure "
-                            "--enable-dynamic-parallelism); see suraa.h for why it is off");
-#endif
-    if (dynamic) {
+    if (g1_rows > 0) {
         size_t limit = 0;
         SPIRA__CUDA(ctx, cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount));
         if (limit < (size_t)g1_rows)
@@ -231,6 +223,14 @@ extern "C" spira_status spira__suraa_upload(spira_context ctx, const void *layou
 {
     const spira__suraa *S = (const spira__suraa *)layout;
     *dev = NULL;
+    /* G1 is a DYNAMIC launch exactly when dynamic=1 and it has rows */
+    const int32_t children = S->dynamic ? S->group_rows[0] : 0;
+#ifndef SPIRA_DYNAMIC_PARALLELISM
+    if (children > 0) /* refused before anything is copied to the device */
+        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                            "suraa dynamic=1: this build has no dynamic parallelism (configure "
+                            "--enable-dynamic-parallelism); see suraa.h for why it is off");
+#endif
     suraa_dev *d = (suraa_dev *)spira__calloc(1, sizeof *d);
     if (!d) return spira__nomem(ctx, "device SURAA handle", sizeof *d);
     d->nrows = S->nrows;
@@ -248,7 +248,7 @@ extern "C" spira_status spira__suraa_upload(spira_context ctx, const void *layou
     if (s == SPIRA_OK) s = spira__cuda_clone(ctx, (void **)&d->perm, S->perm,
                                              pb, "SURAA row permutation");
     if (s == SPIRA_OK) s = spira__cuda_clone(ctx, &d->val, S->val, vb, "SURAA values");
-    if (s == SPIRA_OK) s = make_streams(ctx, d, S->group_rows[0]);
+    if (s == SPIRA_OK) s = make_streams(ctx, d, children);
     if (s != SPIRA_OK) {
         spira__suraa_dev_destroy(ctx, d);
         return s;
