@@ -37,8 +37,9 @@ void spira__csr_free(spira__csr *A)
 }
 
 /* Allocate the arrays of an nrows x ncols CSR with room for nnz entries. */
+/* with_values 0: a pattern, val stays NULL */
 static spira_status csr_alloc(spira_context ctx, spira__csr *A, int32_t nrows, int32_t ncols,
-                              int32_t nnz, spira_dtype dtype)
+                              int32_t nnz, spira_dtype dtype, int with_values)
 {
     memset(A, 0, sizeof *A);
     A->nrows = nrows;
@@ -50,7 +51,7 @@ static spira_status csr_alloc(spira_context ctx, spira__csr *A, int32_t nrows, i
     if (s == SPIRA_OK)
         s = spira__alloc(ctx, (void **)&A->col_idx, (size_t)nnz, sizeof(int32_t),
                          "CSR column indices");
-    if (s == SPIRA_OK)
+    if (s == SPIRA_OK && with_values)
         s = spira__alloc(ctx, &A->val, (size_t)nnz, spira_dtype_size(dtype), "CSR values");
     if (s != SPIRA_OK) spira__csr_free(A);
     return s;
@@ -146,7 +147,7 @@ spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols
                                 (long long)k, ri[k], ci[k], (long long)nrows, (long long)ncols);
     }
     int32_t *next = NULL;
-    SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype));
+    SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype, 1));
     spira_status s = spira__alloc(ctx, (void **)&next, (size_t)nrows + 1, sizeof(int32_t),
                                   "row cursors");
     if (s != SPIRA_OK) {
@@ -202,7 +203,7 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
             if (k > rp[i] && ci[k] <= ci[k - 1]) sorted = 0;
         }
     if (sorted) {
-        SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype));
+        SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype, 1));
         memcpy(out->row_ptr, rp, ((size_t)nrows + 1) * sizeof(int32_t));
         if (nnz) memcpy(out->col_idx, ci, (size_t)nnz * sizeof(int32_t));
         if (val && nnz) memcpy(out->val, val, (size_t)nnz * spira_dtype_size(dtype));
@@ -221,7 +222,7 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
 
 spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT)
 {
-    SPIRA__TRY(csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype));
+    SPIRA__TRY(csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype, A->val != NULL));
     int32_t *next = NULL;
     spira_status s = spira__alloc(ctx, (void **)&next, (size_t)A->ncols + 1, sizeof(int32_t),
                                   "transpose cursors");
@@ -238,7 +239,9 @@ spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira_
         for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
             int32_t pos = next[A->col_idx[k]]++;
             AT->col_idx[pos] = i;
-            memcpy((char *)AT->val + (size_t)pos * es, (const char *)A->val + (size_t)k * es, es);
+            if (A->val)
+                memcpy((char *)AT->val + (size_t)pos * es, (const char *)A->val + (size_t)k * es,
+                       es);
         }
     spira__free(next);
     return SPIRA_OK;

@@ -113,6 +113,8 @@ spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols
 spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t ncols,
                                     const int32_t *rp, const int32_t *ci, const void *val,
                                     spira_dtype dtype, spira__csr *out);
+/* AT = A^T, each row of AT (a column of A) in ascending order; a pattern (val NULL) gives a
+ * pattern. */
 spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT);
 void spira__csr_free(spira__csr *A);
 /* Value k of a dtype array as double, and the store. */

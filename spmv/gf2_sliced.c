@@ -18,37 +18,25 @@ void spira__gf2_sliced_destroy(void *layout)
 }
 
 /* The entries slice by slice, each slice in column order (then row): walk A by columns
- * (a transpose of the pattern: for each column its rows, ascending) and append every entry
- * to its slice. */
+ * (its transpose, whose rows list each column's rows ascending) and append every entry to
+ * its slice. */
 static spira_status fill(spira_context ctx, const spira__gf2_pattern *A, spira__gf2_sliced *L)
 {
-    int32_t *col_ptr = NULL, *col_rows = NULL, *cursor = NULL;
-    spira_status s = spira__alloc(ctx, (void **)&col_ptr, (size_t)A->ncols + 1, sizeof(int32_t),
-                                  "sliced COO column pointers");
-    if (s == SPIRA_OK)
-        s = spira__alloc(ctx, (void **)&col_rows, (size_t)A->nnz, sizeof(int32_t),
-                         "sliced COO column rows");
-    if (s == SPIRA_OK)
-        s = spira__alloc(ctx, (void **)&cursor, (size_t)L->nslices + 1, sizeof(int32_t),
-                         "sliced COO cursors");
+    spira__csr AT;
+    int32_t *cursor = NULL;
+    SPIRA__TRY(spira__csr_transpose(ctx, A, &AT));
+    spira_status s = spira__alloc(ctx, (void **)&cursor, (size_t)L->nslices + 1, sizeof(int32_t),
+                                  "sliced COO cursors");
     if (s == SPIRA_OK) {
-        memset(col_ptr, 0, ((size_t)A->ncols + 1) * sizeof(int32_t));
-        for (int32_t k = 0; k < A->nnz; k++) col_ptr[A->col_idx[k] + 1]++;
-        for (int32_t j = 0; j < A->ncols; j++) col_ptr[j + 1] += col_ptr[j];
-        for (int32_t i = 0; i < A->nrows; i++) /* rows ascending within each column */
-            for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
-                col_rows[col_ptr[A->col_idx[k]]++] = i;
-        /* col_ptr[j] now ends column j: column j is col_rows[(j ? col_ptr[j-1] : 0) ..] */
         memcpy(cursor, L->slice_ptr, ((size_t)L->nslices + 1) * sizeof(int32_t));
-        for (int32_t j = 0, k = 0; j < A->ncols; j++)
-            for (; k < col_ptr[j]; k++) {
-                const int32_t i = col_rows[k], sl = i / L->rows, at = cursor[sl]++;
+        for (int32_t j = 0; j < A->ncols; j++)
+            for (int32_t k = AT.row_ptr[j]; k < AT.row_ptr[j + 1]; k++) {
+                const int32_t i = AT.col_idx[k], sl = i / L->rows, at = cursor[sl]++;
                 L->col[at] = j;
                 L->row[at] = (uint16_t)(i - sl * L->rows);
             }
     }
-    spira__free(col_ptr);
-    spira__free(col_rows);
+    spira__csr_free(&AT);
     spira__free(cursor);
     return s;
 }
