@@ -31,7 +31,6 @@ static spira_status unknown_format(spira_context ctx, const char *name)
                         list);
 }
 
-
 /* The item of an options string "k=v,k2=v2" that starts at p ends at *end; returns where
  * the next one starts. */
 static const char *opt_item(const char *p, const char **end)
