@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu-sanitize.sh - compute-sanitizer (memcheck, racecheck, initcheck) over every SpMV
-# kernel, the BLAS-1 kernels and the solvers, through the command-line drivers on small
-# problems, then memcheck over the whole GPU test suite. Run from a built tree:
+# kernel (the GF(2) ones too), the BLAS-1 kernels and the solvers, through the
+# command-line drivers on small problems, then memcheck over the whole GPU test suite. Run from a built tree:
 #   bench/gpu-sanitize.sh [SECONDS_FOR_THE_SUITE]
 # API errors are not reported: the out-of-memory test provokes one on purpose.
 set -uo pipefail
@@ -26,6 +26,13 @@ for tool in memcheck racecheck initcheck; do
   cs $tool ./examples/spira-solve data/west0067.mtx --solver bicgstab --precond ilu0
   cs $tool ./examples/spira-solve data/sherman5.mtx --solver bicgstab --precond ilut --precision s --tol 1e-5
   cs $tool ./examples/spira-pagerank data/email-Eu-core.mtx --top 3
+  # SURAA's variants (G3 scalar, small segments) and the GF(2) kernels: every format,
+  # sub-format and width, then the kernel search
+  cs $tool ./examples/spira-spmv data/adder_dcop_05.mtx --reps 2 --warmup 1 \
+     --formats suraa,suraa:g3=scalar,suraa:segment=64,suraa:children=0
+  cs $tool ./examples/spira-gf2 --nfs 2000:20 --width 64,128,256 --reps 2 --warmup 1 \
+     --formats all,sliced-coo:share=thread,sliced-coo:share=block,sliced-coo:rows=64
+  cs $tool ./examples/spira-gf2 --nfs 1500:12 --kernel
 done
 echo "== memcheck over tests/check_gpu (limit ${suite_limit}s)"
 timeout "$suite_limit" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
