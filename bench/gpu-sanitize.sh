@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # gpu-sanitize.sh - compute-sanitizer (memcheck, racecheck, initcheck) over every SpMV
 # kernel (the GF(2) ones too), the BLAS-1 kernels and the solvers, through the
-# command-line drivers on small problems, then memcheck over the whole GPU test suite. Run from a built tree:
+# command-line drivers on small problems, then memcheck over the whole GPU test suite.
+# Run from a built tree:
 #   bench/gpu-sanitize.sh [SECONDS_FOR_THE_SUITE]
+# TOOLS="memcheck initcheck" picks tools; SECONDS_FOR_THE_SUITE=0 skips the suite.
 # API errors are not reported: the out-of-memory test provokes one on purpose.
 set -uo pipefail
 suite_limit=${1:-240}
@@ -16,7 +18,7 @@ cs() { compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 
          echo "    findings naming cusparse:: $(grep -c 'cusparse::' /tmp/cs.log), other: $(grep -E '^=========  ' /tmp/cs.log | grep -vc 'cusparse::')"
          grep -E '^=========  ' /tmp/cs.log | grep -v 'cusparse::' | head -10
        fi; }
-for tool in memcheck racecheck initcheck; do
+for tool in ${TOOLS:-memcheck racecheck initcheck}; do
   for p in d s; do
     cs $tool ./examples/spira-spmv data/adder_dcop_05.mtx --precision $p --reps 2 --warmup 1
     cs $tool ./examples/spira-spmv --laplacian 2:300 --precision $p --reps 2 --warmup 1
@@ -31,9 +33,10 @@ for tool in memcheck racecheck initcheck; do
   cs $tool ./examples/spira-spmv data/adder_dcop_05.mtx --reps 2 --warmup 1 \
      --formats suraa,suraa:g3=scalar,suraa:segment=64,suraa:children=0
   cs $tool ./examples/spira-gf2 --nfs 2000:20 --width 64,128,256 --reps 2 --warmup 1 \
-     --formats all,sliced-coo:share=thread,sliced-coo:share=block,sliced-coo:rows=64
-  cs $tool ./examples/spira-gf2 --nfs 1500:12 --kernel
+     --formats all,sliced-coo:share=thread,sliced-coo:share=block,sliced-coo:rows=32
+  cs $tool ./examples/spira-gf2 --nfs 400:10 --kernel
 done
+[ "$suite_limit" -gt 0 ] || exit 0
 echo "== memcheck over tests/check_gpu (limit ${suite_limit}s)"
 timeout "$suite_limit" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
   ./tests/check_gpu >/tmp/cs-suite.log 2>&1
