@@ -69,6 +69,18 @@
     {                                                                                    \
         for (int32_t i = 0; i < n; i++) w[i] = x[i] * y[i];                              \
     }                                                                                    \
+    static void cg_update_##S(int32_t n, double alpha, double beta, const T *u,            \
+                              const T *w, T *p, T *s, T *x, T *r)                        \
+    {                                                                                    \
+        _Pragma("omp parallel for if (n > 100000)")                                      \
+        for (int32_t i = 0; i < n; i++) {                                                \
+            T pi = beta == 0 ? u[i] : (T)(u[i] + beta * p[i]);                           \
+            T si = beta == 0 ? w[i] : (T)(w[i] + beta * s[i]);                           \
+            p[i] = pi, s[i] = si;                                                        \
+            x[i] = (T)(x[i] + alpha * pi);                                               \
+            r[i] = (T)(r[i] - alpha * si);                                               \
+        }                                                                                \
+    }                                                                                    \
     static void fill_##S(int32_t n, T *x, double v)                                      \
     {                                                                                    \
         for (int32_t i = 0; i < n; i++) x[i] = (T)v;                                     \
@@ -155,5 +167,38 @@ spira_status spira__vector_pmul(spira_vector x, spira_vector y, spira_vector w)
     if (GPU(x)) return spira__cuda_pmul(x->ctx, x->n, x->dtype, x->data, y->data, w->data);
     if (x->dtype == SPIRA_R64) pmul_d(x->n, x->data, y->data, w->data);
     else pmul_s(x->n, x->data, y->data, w->data);
+    return SPIRA_OK;
+}
+
+spira_status spira__dots(int k, const spira_vector *x, const spira_vector *y, double *out)
+{
+    if (k < 1 || k > SPIRA__DOTS_MAX || !x || !y || !out) return SPIRA_ERR_INVALID_ARG;
+    const void *dx[SPIRA__DOTS_MAX], *dy[SPIRA__DOTS_MAX];
+    for (int i = 0; i < k; i++) {
+        if (!x[i] || !y[i]) return SPIRA_ERR_INVALID_ARG;
+        SPIRA__TRY(spira__vectors_match(x[0], x[i], y[i]));
+        dx[i] = x[i]->data, dy[i] = y[i]->data;
+    }
+    spira_vector v = x[0];
+    if (GPU(v)) return spira__cuda_dots(v->ctx, k, v->n, v->dtype, dx, dy, out);
+    for (int i = 0; i < k; i++)
+        out[i] = v->dtype == SPIRA_R64 ? dot_d(v->n, dx[i], dy[i]) : dot_s(v->n, dx[i], dy[i]);
+    return SPIRA_OK;
+}
+
+spira_status spira__cg_update(double alpha, double beta, spira_vector u, spira_vector w,
+                              spira_vector p, spira_vector s, spira_vector x, spira_vector r)
+{
+    if (!u || !w || !p || !s || !x || !r) return SPIRA_ERR_INVALID_ARG;
+    SPIRA__TRY(spira__vectors_match(u, w, p));
+    SPIRA__TRY(spira__vectors_match(u, s, x));
+    SPIRA__TRY(spira__vectors_match(u, r, NULL));
+    if (GPU(u))
+        return spira__cuda_cg_update(u->ctx, u->n, u->dtype, alpha, beta, u->data, w->data,
+                                     p->data, s->data, x->data, r->data);
+    if (u->dtype == SPIRA_R64)
+        cg_update_d(u->n, alpha, beta, u->data, w->data, p->data, s->data, x->data, r->data);
+    else
+        cg_update_s(u->n, alpha, beta, u->data, w->data, p->data, s->data, x->data, r->data);
     return SPIRA_OK;
 }

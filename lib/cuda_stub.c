@@ -47,6 +47,12 @@ spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dtype t, doub
 spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a, void *dx) { return NO_CUDA(ctx); }
 spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
                               const void *dy, void *dw) { return NO_CUDA(ctx); }
+spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, spira_dtype t,
+                              const void *const *dx, const void *const *dy, double *out) { return NO_CUDA(ctx); }
+spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t, double alpha,
+                                   double beta, const void *du, const void *dw, void *dp,
+                                   void *ds, void *dx, void *dr) { return NO_CUDA(ctx); }
+void *spira__cuda_scratch(spira_context ctx) { return NULL; }
 spira_status spira__cuda_timer_create(spira_context ctx, spira_cuda_timer **t)
 {
     *t = NULL;

@@ -213,6 +213,14 @@ struct spira_gf2_block_s {
 spira_status spira__vectors_match(spira_vector x, spira_vector y, spira_vector z);
 /* w <- x .* y elementwise (preconditioners). */
 spira_status spira__vector_pmul(spira_vector x, spira_vector y, spira_vector w);
+/* out[i] <- (x[i], y[i]) for i < k, k <= SPIRA__DOTS_MAX, all vectors alike: on the device in
+ * one pass and one wait, summed in double in both precisions (the same bits run to run). */
+#define SPIRA__DOTS_MAX 3
+spira_status spira__dots(int k, const spira_vector *x, const spira_vector *y, double *out);
+/* CG's update in one pass (solvers/cg.c): p <- u + beta p; s <- w + beta s;
+ * x <- x + alpha p; r <- r - alpha s. u may be r; with beta == 0, p and s are not read. */
+spira_status spira__cg_update(double alpha, double beta, spira_vector u, spira_vector w,
+                              spira_vector p, spira_vector s, spira_vector x, spira_vector r);
 /* Allocate / free memory where ctx computes (device or host). */
 spira_status spira__mem_alloc(spira_context ctx, void **p, size_t bytes, const char *what);
 void spira__mem_free(spira_context ctx, void *p);

@@ -14,8 +14,10 @@
  * the half step, when ||s|| already meets the tolerance, x <- x + alpha phat and stop
  * (the standard early exit; it also avoids (t, t) = 0 on an exactly solved system).
  *
- * Per iteration: two SpMVs, two preconditioner applies, four dots, two norms, six
- * axpy/axpby. Bytes moved (vectors of n values of s bytes): 2 x plan bytes + ~30 n s
+ * Per iteration: two SpMVs, two preconditioner applies, six inner products in four
+ * reductions, so four waits for the device: (r0hat, v); ||s||; (t, t) with (t, s); and
+ * ||r||^2 with the next iteration's rho = (r0hat, r) (spira__dots sums pairs in one pass).
+ * Six axpy/axpby. Bytes moved (vectors of n values of s bytes): 2 x plan bytes + ~30 n s
  * (each reduction reads its inputs once, an axpby reads two vectors and writes one).
  * With no preconditioner phat and shat alias p and s, saving two copies.
  */
@@ -34,25 +36,27 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
     int ident = strcmp(e->M->name, "none") == 0;
     spira_status s = spira__workspace(e, &r, &rh, &p, &v, &t, NULL);
     if (s == SPIRA_OK && !ident) s = spira__workspace(e, &ph, &sh, NULL);
-    double rnorm, snorm, rho = 1, rho_old = 1, alpha = 1, omega = 1, rv, tt, ts, rhnorm;
+    double rnorm, snorm, rho = 1, rho_old = 1, alpha = 1, omega = 1, rv, rhnorm;
+    double sum[2]; /* the last spira__dots: ||r||^2 and (r0hat, r) */
     int fresh = 1; /* p starts over from r: the first step, or after a restart */
     if (s != SPIRA_OK) goto done;
     if (ident) ph = p;
     /* r <- b - A x; r0hat <- r */
     s = spira_copy(b, r);
     if (s == SPIRA_OK && e->o.use_initial_guess) s = spira__op(e, -1.0, x, 1.0, r);
-    if (s == SPIRA_OK) s = spira_nrm2(r, &rnorm);
-    if (s != SPIRA_OK || spira__check(e, 0, rnorm)) goto done;
+    if (s == SPIRA_OK) s = spira__dots(1, &r, &r, sum);
+    if (s != SPIRA_OK || spira__check(e, 0, rnorm = sqrt(sum[0]))) goto done;
     s = spira_copy(r, rh);
     rhnorm = rnorm;
+    sum[1] = sum[0]; /* (r0hat, r) = ||r||^2 */
     for (int it = 1; s == SPIRA_OK; it++) {
         if (it > e->o.maxit) {
             e->info->reason = SPIRA_STOPPED_MAXIT;
             break;
         }
-        /* rho = (r0hat, r) */
+        /* rho = (r0hat, r), summed with ||r||^2 at the end of the last iteration */
         rho_old = rho;
-        if ((s = spira_dot(rh, r, &rho)) != SPIRA_OK) break;
+        rho = sum[1];
         if (!isfinite(rho)) {
             s = spira__breakdown(e, it, "rho = (r0hat, r)", rho);
             break;
@@ -64,7 +68,7 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
             s = spira_copy(r, rh);
             if (s != SPIRA_OK) break;
             rhnorm = rnorm;
-            rho = rnorm * rnorm;
+            rho = sum[0];
             fresh = 1;
         }
         if (fresh) {
@@ -99,10 +103,12 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         /* shat <- M^-1 s; t <- A shat; omega = (t, s) / (t, t) */
         if (ident) sh = r;
         else s = e->M->apply(e->M, r, sh);
+        spira_vector ts_left[2] = {t, t}, ts_right[2] = {t, r};
+        double tts[2]; /* (t, t), (t, s) */
         if (s == SPIRA_OK) s = spira__op(e, 1.0, sh, 0.0, t);
-        if (s == SPIRA_OK) s = spira_dot(t, t, &tt);
-        if (s == SPIRA_OK) s = spira_dot(t, r, &ts);
+        if (s == SPIRA_OK) s = spira__dots(2, ts_left, ts_right, tts);
         if (s != SPIRA_OK) break;
+        double tt = tts[0], ts = tts[1];
         if (tt == 0 || !isfinite(tt)) {
             s = spira__breakdown(e, it, "(t, t) with t = A M^-1 s", tt);
             break;
@@ -115,9 +121,10 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         /* x <- x + alpha phat + omega shat; r <- s - omega t */
         s = spira_axpy(alpha, ph, x);
         if (s == SPIRA_OK) s = spira_axpy(omega, sh, x);
+        spira_vector rr_left[2] = {r, rh}, rr_right[2] = {r, r};
         if (s == SPIRA_OK) s = spira_axpy(-omega, t, r);
-        if (s == SPIRA_OK) s = spira_nrm2(r, &rnorm);
-        if (s != SPIRA_OK || spira__check(e, it, rnorm)) break;
+        if (s == SPIRA_OK) s = spira__dots(2, rr_left, rr_right, sum); /* ||r||^2, next rho */
+        if (s != SPIRA_OK || spira__check(e, it, rnorm = sqrt(sum[0]))) break;
     }
 done:
     if (ident) ph = sh = NULL; /* aliases, not owned */

@@ -1,74 +1,84 @@
 /*
- * cg.c - (preconditioned) conjugate gradients for symmetric positive definite A.
+ * cg.c - (preconditioned) conjugate gradients for symmetric positive definite A, arranged
+ * as Chronopoulos and Gear's s-step CG with s = 1 (J. Comput. Appl. Math. 25, 1989).
  *
- * Per iteration: one SpMV, one preconditioner apply, two dots, one norm, three axpby.
- * Without a preconditioner z is r itself and (r, z) = ||r||^2, already known: one dot
- * and one copy fewer, so two reductions (two host round trips) per iteration.
- * Bytes moved per iteration (n rows, vectors of s bytes, SpMV reading `plan bytes`):
- * plan bytes + x once + 12 n s unpreconditioned (dot(p, q) 2, two axpy 3 each, nrm2 1,
- * axpby 3), + 5 n s with Jacobi (apply 3, dot 2). cuBLAS reductions read their inputs
- * once; an axpby reads two vectors and writes one.
+ * Classic CG waits for two reductions an iteration: (p, Ap) before it can update r, and
+ * (r, z) after. Here the vector the SpMV multiplies is u = M^-1 r, w = A u, and the three
+ * sums an iteration needs, (r, r), (w, u) and (r, u), come from one pass and one wait
+ * (spira__dots). A p is carried by its own recurrence s <- w + beta s, and
+ *     (p, A p) = (w, u) - beta (r, u) / alpha_old,
+ * which follows from p = u + beta p_old and the orthogonality of r to the old directions.
+ * Exact arithmetic gives classic CG's iterates; the rounding differs a little.
+ *
+ * Per iteration: one preconditioner apply, one SpMV, one fused reduction, one fused update
+ * (spira__cg_update). Without a preconditioner u is r and (r, u) = (r, r): two sums.
+ * Bytes moved per iteration beside the SpMV's and the apply's (n rows, s bytes a value):
+ * the sums read r and w (2 n s; with M also u: 3), the update reads u, w, p, s, x, r and
+ * writes p, s, x, r (9 n s with u = r, 10 with M). The residual checked is the recurrence's
+ * ||r_k||, known one SpMV after r_k: the last iteration's apply and SpMV are spent to find
+ * that r_k is small enough.
  */
 #include "solver.h"
 
 #include <math.h>
 #include <string.h>
 
-/* z <- M^-1 r and rz <- (r, z); without a preconditioner z aliases r and rz = ||r||^2. */
-static spira_status precondition(spira__solve_env *e, spira_vector r, spira_vector z,
-                                 double rnorm, double *rz)
+/* One step the classic way, with (p, A p) from p and A p themselves: the recurrence's value
+ * can lose its sign to rounding late in a long solve while the true one has not (bcsstk13
+ * with ILU(0) did at iteration 2715). Only a (p, A p) measured so is called a breakdown.
+ * This also sets s = A p afresh. */
+static spira_status classic_step(spira__solve_env *e, int it, double beta, double gamma,
+                                 spira_vector z, spira_vector p, spira_vector s, spira_vector x,
+                                 spira_vector r, double *alpha)
 {
-    if (!z) {
-        *rz = rnorm * rnorm;
-        return SPIRA_OK;
-    }
-    SPIRA__TRY(e->M->apply(e->M, r, z));
-    return spira_dot(r, z, rz);
+    double pq;
+    SPIRA__TRY(spira_axpby(1.0, z, beta, p));
+    SPIRA__TRY(spira__op(e, 1.0, p, 0.0, s));
+    SPIRA__TRY(spira_dot(p, s, &pq));
+    if (!(pq > 0) || !isfinite(pq)) return spira__breakdown(e, it, "(p, A p)", pq); /* A not SPD, or NaN */
+    *alpha = gamma / pq;
+    SPIRA__TRY(spira_axpy(*alpha, p, x));
+    return spira_axpy(-*alpha, s, r);
 }
 
 spira_status spira__cg(spira__solve_env *e, spira_vector b, spira_vector x)
 {
-    spira_vector r, z = NULL, p, q;
-    spira_status s = spira__workspace(e, &r, &p, &q, NULL);
-    if (s == SPIRA_OK && strcmp(e->M->name, "none") != 0) s = spira__workspace(e, &z, NULL);
-    double rnorm, rz = 0, rz_old, pq;
+    spira_vector r, w, p, s, u = NULL;
+    spira_status st = spira__workspace(e, &r, &w, &p, &s, NULL);
+    if (st == SPIRA_OK && strcmp(e->M->name, "none") != 0) st = spira__workspace(e, &u, NULL);
     /* r <- b - A x */
-    if (s == SPIRA_OK) s = spira_copy(b, r);
-    if (s == SPIRA_OK && e->o.use_initial_guess) s = spira__op(e, -1.0, x, 1.0, r);
-    if (s == SPIRA_OK) s = spira_nrm2(r, &rnorm);
-    if (s != SPIRA_OK || spira__check(e, 0, rnorm)) goto done;
-    /* z <- M^-1 r, rz <- (r, z), p <- z */
-    s = precondition(e, r, z, rnorm, &rz);
-    if (s == SPIRA_OK) s = spira_copy(z ? z : r, p);
-    for (int it = 1; s == SPIRA_OK; it++) {
-        if (it > e->o.maxit) {
+    if (st == SPIRA_OK) st = spira_copy(b, r);
+    if (st == SPIRA_OK && e->o.use_initial_guess) st = spira__op(e, -1.0, x, 1.0, r);
+    spira_vector z = u ? u : r; /* M^-1 r */
+    double alpha = 0, gamma_old = 0;
+    for (int it = 0; st == SPIRA_OK; it++) {
+        /* u <- M^-1 r; w <- A u; (r, r), (w, u), (r, u) */
+        if (u) st = e->M->apply(e->M, r, u);
+        if (st == SPIRA_OK) st = spira__op(e, 1.0, z, 0.0, w);
+        double sum[3];
+        spira_vector left[3] = {r, w, r}, right[3] = {r, z, z};
+        if (st == SPIRA_OK) st = spira__dots(u ? 3 : 2, left, right, sum);
+        if (st != SPIRA_OK || spira__check(e, it, sqrt(sum[0]))) break;
+        if (it + 1 > e->o.maxit) {
             e->info->reason = SPIRA_STOPPED_MAXIT;
             break;
         }
-        if (!isfinite(rz) || rz == 0) {
-            s = spira__breakdown(e, it, "rho = (r, M^-1 r)", rz);
+        double gamma = u ? sum[2] : sum[0];
+        if (!isfinite(gamma) || gamma == 0) {
+            st = spira__breakdown(e, it + 1, "rho = (r, M^-1 r)", gamma);
             break;
         }
-        /* q <- A p; alpha = rz / (p, q) */
-        s = spira__op(e, 1.0, p, 0.0, q);
-        if (s == SPIRA_OK) s = spira_dot(p, q, &pq);
-        if (s != SPIRA_OK) break;
-        if (!(pq > 0) || !isfinite(pq)) { /* A not SPD, or NaN */
-            s = spira__breakdown(e, it, "(p, A p)", pq);
-            break;
+        double beta = it ? gamma / gamma_old : 0;
+        double pq = it ? sum[1] - beta * gamma / alpha : sum[1];
+        gamma_old = gamma;
+        if (pq > 0 && isfinite(pq)) {
+            alpha = gamma / pq;
+            /* p <- u + beta p; s <- w + beta s (= A p); x <- x + alpha p; r <- r - alpha s */
+            st = spira__cg_update(alpha, beta, z, w, p, s, x, r);
+        } else {
+            st = classic_step(e, it + 1, beta, gamma, z, p, s, x, r, &alpha);
         }
-        double alpha = rz / pq;
-        /* x <- x + alpha p; r <- r - alpha q */
-        s = spira_axpy(alpha, p, x);
-        if (s == SPIRA_OK) s = spira_axpy(-alpha, q, r);
-        if (s == SPIRA_OK) s = spira_nrm2(r, &rnorm);
-        if (s != SPIRA_OK || spira__check(e, it, rnorm)) break;
-        /* z <- M^-1 r; beta = (r, z)_new / (r, z)_old; p <- z + beta p */
-        rz_old = rz;
-        s = precondition(e, r, z, rnorm, &rz);
-        if (s == SPIRA_OK) s = spira_axpby(1.0, z ? z : r, rz / rz_old, p);
     }
-done:
-    spira__workspace_free(&r, &z, &p, &q, NULL);
-    return s;
+    spira__workspace_free(&r, &w, &p, &s, &u, NULL);
+    return st;
 }

@@ -67,6 +67,15 @@ START_TEST(gpu_blas_matches_cpu)
 }
 END_TEST
 
+/* The fused dots and CG update on the device: 1 value, one block's worth, past the
+ * 1024-block cap of the reduction's grid. */
+START_TEST(gpu_fused_blas)
+{
+    int32_t sizes[3] = {1, 256, 1000003};
+    tu_check_fused_blas(gpu, _i % 2 ? SPIRA_R32 : SPIRA_R64, sizes[_i / 2], tu_seed() + (unsigned)_i);
+}
+END_TEST
+
 START_TEST(gpu_formats_on_shapes)
 {
     for (int p = 0; p < 2; p++) {
@@ -747,6 +756,7 @@ int main(void)
     TCase *tc = tcase_create("cuda");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, gpu_blas_matches_cpu, 0, 6);
+    tcase_add_loop_test(tc, gpu_fused_blas, 0, 6);
     tcase_add_loop_test(tc, gpu_formats_on_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_variants_on_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_formats_large, 0, 4);

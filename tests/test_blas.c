@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 START_TEST(blas_ops)
 {
@@ -93,6 +94,99 @@ START_TEST(mismatches_are_errors)
 END_TEST
 
 /* nrm2 does not overflow where the sum of squares would. */
+/* The fused operations on ctx against plain double loops: spira__dots with k = 1..3 (twice,
+ * the same bits each time; out poisoned first) and spira__cg_update, once with beta = 0 and
+ * p, s poisoned with NaN (not read), once with beta != 0, u separate and u = r. */
+void tu_check_fused_blas(spira_context ctx, spira_dtype t, int32_t n, unsigned seed)
+{
+    enum { U, W, P, S, X, R, NV };
+    double *h[NV], *o = malloc(n * sizeof *o);
+    spira_vector v[NV];
+    for (int k = 0; k < NV; k++) {
+        h[k] = malloc(n * sizeof *h[k]);
+        for (int32_t i = 0; i < n; i++) h[k][i] = (float)tu_uniform(&seed, -1, 1);
+        ck_assert_int_eq(spira_vector_create(ctx, n, t, &v[k]), SPIRA_OK);
+        spira_vector_set_f64(v[k], h[k]);
+    }
+    double tol = t == SPIRA_R64 ? 1e-13 : 1e-5; /* inputs are floats: products exact in double */
+    spira_vector left[3] = {v[R], v[W], v[R]}, right[3] = {v[R], v[U], v[U]};
+    for (int k = 1; k <= SPIRA__DOTS_MAX; k++) {
+        double out[3] = {NAN, NAN, NAN}, again[3] = {NAN, NAN, NAN};
+        ck_assert_int_eq(spira__dots(k, left, right, out), SPIRA_OK);
+        ck_assert_int_eq(spira__dots(k, left, right, again), SPIRA_OK);
+        for (int j = 0; j < k; j++) {
+            const double *a = h[j == 1 ? W : R], *b = h[j == 0 ? R : U];
+            double ref = 0, mag = 0;
+            for (int32_t i = 0; i < n; i++) ref += a[i] * b[i], mag += fabs(a[i] * b[i]);
+            /* both sums round n times (a bound of n eps |a| |b|); one term missing or
+             * doubled would be off by about mag / n */
+            ck_assert_msg(fabs(out[j] - ref) <= 2.3e-16 * (n + 8) * mag + 1e-300,
+                          "dot %d of %d, n %d: %.17g, reference %.17g", j, k, n, out[j], ref);
+            ck_assert_msg(memcmp(&out[j], &again[j], sizeof out[j]) == 0,
+                          "dot %d of %d differs between two runs", j, k);
+        }
+    }
+    /* beta = 0: p <- u, s <- w whatever p and s hold */
+    for (int32_t i = 0; i < n; i++) o[i] = NAN;
+    spira_vector_set_f64(v[P], o), spira_vector_set_f64(v[S], o);
+    const double alpha0 = 0.75;
+    ck_assert_int_eq(spira__cg_update(alpha0, 0.0, v[U], v[W], v[P], v[S], v[X], v[R]), SPIRA_OK);
+    for (int32_t i = 0; i < n; i++) {
+        h[P][i] = h[U][i], h[S][i] = h[W][i];
+        h[X][i] += alpha0 * h[P][i], h[R][i] -= alpha0 * h[S][i];
+    }
+    /* then beta != 0, with u separate and then u = r */
+    const double alpha = -0.375, beta = 1.5;
+    for (int alias = 0; alias < 2; alias++) {
+        spira_vector u = alias ? v[R] : v[U];
+        ck_assert_int_eq(spira__cg_update(alpha, beta, u, v[W], v[P], v[S], v[X], v[R]), SPIRA_OK);
+        for (int32_t i = 0; i < n; i++) {
+            h[P][i] = (alias ? h[R][i] : h[U][i]) + beta * h[P][i];
+            h[S][i] = h[W][i] + beta * h[S][i];
+            h[X][i] += alpha * h[P][i], h[R][i] -= alpha * h[S][i];
+        }
+    }
+    const char *names[NV] = {"u", "w", "p", "s", "x", "r"};
+    for (int k = P; k < NV; k++) {
+        ck_assert_int_eq(spira_vector_get_f64(v[k], o), SPIRA_OK);
+        for (int32_t i = 0; i < n; i++)
+            ck_assert_msg(fabs(o[i] - h[k][i]) <= tol * (1 + fabs(h[k][i])),
+                          "cg_update: %s[%d] = %.17g, reference %.17g", names[k], i, o[i],
+                          h[k][i]);
+    }
+    for (int k = 0; k < NV; k++) spira_vector_destroy(v[k]), free(h[k]);
+    free(o);
+}
+
+START_TEST(fused_ops)
+{
+    spira_context ctx = tu_cpu();
+    int32_t sizes[3] = {1, 1000, 250001};
+    tu_check_fused_blas(ctx, _i % 2 ? SPIRA_R32 : SPIRA_R64, sizes[_i / 2], tu_seed() + (unsigned)_i);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(fused_ops_bad_args)
+{
+    spira_context ctx = tu_cpu();
+    spira_vector a, b, c;
+    spira_vector_create(ctx, 4, SPIRA_R64, &a);
+    spira_vector_create(ctx, 4, SPIRA_R64, &b);
+    spira_vector_create(ctx, 5, SPIRA_R64, &c);
+    spira_vector x[4] = {a, b, a, b}, y[4] = {b, a, b, a}, bad[2] = {a, c};
+    double out[4];
+    ck_assert_int_eq(spira__dots(0, x, y, out), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira__dots(SPIRA__DOTS_MAX + 1, x, y, out), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira__dots(1, x, y, NULL), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira__dots(2, x, bad, out), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira__cg_update(1, 1, a, b, a, b, a, c), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira__cg_update(1, 1, a, b, a, b, NULL, a), SPIRA_ERR_INVALID_ARG);
+    spira_vector_destroy(a), spira_vector_destroy(b), spira_vector_destroy(c);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(nrm2_scaled)
 {
     spira_context ctx = tu_cpu();
@@ -115,6 +209,8 @@ Suite *suite_blas(void)
     tcase_add_test(tc, axpby_beta_zero_ignores_nan);
     tcase_add_test(tc, mismatches_are_errors);
     tcase_add_test(tc, nrm2_scaled);
+    tcase_add_loop_test(tc, fused_ops, 0, 6);
+    tcase_add_test(tc, fused_ops_bad_args);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -103,6 +103,8 @@ Suite *suite_determinism(void);
 Suite *suite_gf2(void);
 /* Every format `runs` times and a BiCGSTAB solve twice: bitwise equal (test_determinism.c). */
 void tu_check_bitwise(spira_context ctx, int runs);
+/* spira__dots and spira__cg_update on ctx against double loops (test_blas.c). */
+void tu_check_fused_blas(spira_context ctx, spira_dtype t, int32_t n, unsigned seed);
 
 /* The n-th allocation fails for n = 1, 2, ... through a workflow over every format on ctx
  * (NULL: a CPU context made inside, its own allocations walked too); variant 0..3 picks

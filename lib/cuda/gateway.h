@@ -47,6 +47,14 @@ spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, doubl
 spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
                               const void *dy, void *dw);
 
+/* The solvers' fused operations (fused.cu): out[i] = (x[i], y[i]) for i < k <= SPIRA__DOTS_MAX,
+ * summed in double in a fixed order, in one pass and one wait; CG's update (spira__cg_update). */
+spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, spira_dtype t,
+                              const void *const *dx, const void *const *dy, double *out);
+spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t, double alpha,
+                                   double beta, const void *du, const void *dw, void *dp,
+                                   void *ds, void *dx, void *dr);
+
 /* GF(2) words (gf2_blas.cu), n words of device memory, on the stream without waiting:
  * y ^= x & mask; *dout ^= XOR_i (x[i] & y[i]); *dout |= OR_i x[i] (dout: device). */
 spira_status spira__cuda_gf2_xor_masked(spira_context ctx, int32_t n, const uint64_t *x,
@@ -66,6 +74,10 @@ void spira__cuda_timer_destroy(spira_cuda_timer *t);
 /* The context's stream (cudaStream_t) and library handles, for .cu files in other layers. */
 void *spira__cuda_stream(spira_context ctx);
 void *spira__cuda_cublas(spira_context ctx);
+/* Device scratch of SPIRA__CUDA_SCRATCH_BYTES made with the context, zeroed, for the fused
+ * reductions (fused.cu says how they use it; they leave it as they found it). */
+#define SPIRA__CUDA_SCRATCH_BYTES (64 * 1024)
+void *spira__cuda_scratch(spira_context ctx);
 /* cuSPARSE handle, created on first use. */
 spira_status spira__cuda_cusparse(spira_context ctx, void **handle);
 

@@ -11,6 +11,7 @@ struct spira_cuda_ctx {
     cudaStream_t stream;
     cublasHandle_t cublas;
     cusparseHandle_t cusparse; /* created on first use */
+    void *scratch;             /* SPIRA__CUDA_SCRATCH_BYTES, for fused.cu's reductions */
 };
 
 struct spira_cuda_timer {
@@ -57,6 +58,9 @@ extern "C" spira_status spira__cuda_init(spira_context ctx)
     if (s == SPIRA_OK && ctx->deterministic)
         s = spira__cublas_status(ctx, cublasSetAtomicsMode(c->cublas, CUBLAS_ATOMICS_NOT_ALLOWED),
                                  "cublasSetAtomicsMode", __FILE__, __LINE__);
+    if (s == SPIRA_OK)
+        s = spira__cuda_malloc(ctx, &c->scratch, SPIRA__CUDA_SCRATCH_BYTES, "reduction scratch");
+    if (s == SPIRA_OK) s = spira__cuda_zero(ctx, c->scratch, SPIRA__CUDA_SCRATCH_BYTES);
     if (s != SPIRA_OK) spira__cuda_fini(ctx);
     return s;
 }
@@ -65,6 +69,7 @@ extern "C" void spira__cuda_fini(spira_context ctx)
 {
     spira_cuda_ctx *c = ctx->cuda;
     if (!c) return;
+    spira__cuda_free(ctx, c->scratch);
     if (c->cusparse) cusparseDestroy(c->cusparse);
     if (c->cublas) cublasDestroy(c->cublas);
     if (c->stream) cudaStreamDestroy(c->stream);
@@ -80,6 +85,11 @@ extern "C" void *spira__cuda_stream(spira_context ctx)
 extern "C" void *spira__cuda_cublas(spira_context ctx)
 {
     return ctx->cuda ? (void *)ctx->cuda->cublas : NULL;
+}
+
+extern "C" void *spira__cuda_scratch(spira_context ctx)
+{
+    return ctx->cuda ? ctx->cuda->scratch : NULL;
 }
 
 extern "C" spira_status spira__cuda_cusparse(spira_context ctx, void **h)
