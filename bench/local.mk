@@ -7,4 +7,4 @@ bench_mmread_bench_SOURCES = bench/mmread-bench.c
 bench_mmread_bench_LDADD = libspira_core.la
 EXTRA_DIST += bench/gpu-session.sh
 EXTRA_DIST += bench/gpu-sanitize.sh bench/gpu-irregular.sh bench/gen-irregular.py
-EXTRA_DIST += bench/gpu-gf2.sh
+EXTRA_DIST += bench/gpu-gf2.sh bench/gpu-krylov.sh
