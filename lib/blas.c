@@ -202,3 +202,23 @@ spira_status spira__cg_update(double alpha, double beta, spira_vector u, spira_v
         cg_update_s(u->n, alpha, beta, u->data, w->data, p->data, s->data, x->data, r->data);
     return SPIRA_OK;
 }
+
+spira_status spira__pagerank_update(double c, spira_vector v, spira_vector y, spira_vector x,
+                                    spira_vector d, double *delta, double *dy)
+{
+    if (!v || !y || !x || !d || !delta || !dy) return SPIRA_ERR_INVALID_ARG;
+    SPIRA__TRY(spira__vectors_match(v, y, x));
+    SPIRA__TRY(spira__vectors_match(v, d, NULL));
+    if (GPU(v)) {
+        double out[2];
+        SPIRA__TRY(spira__cuda_pagerank_update(v->ctx, v->n, v->dtype, c, v->data, y->data,
+                                               x->data, d->data, out));
+        *delta = out[0], *dy = out[1];
+        return SPIRA_OK;
+    }
+    /* on the CPU the passes cost nothing to keep apart: the plain operations, in order */
+    SPIRA__TRY(spira_axpy(c, v, y));
+    SPIRA__TRY(spira_axpby(1.0, y, -1.0, x));
+    SPIRA__TRY(spira_asum(x, delta));
+    return spira_dot(d, y, dy);
+}

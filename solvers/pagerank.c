@@ -17,9 +17,10 @@
  * but the SpMV plan (itself cached in P^T). Negative weights are refused, naming the
  * entry; NaN/Inf weights are SPIRA_ERR_NONFINITE.
  *
- * Per iteration, through lib/'s BLAS-1 and the SpMV plan only: one SpMV, one dot, one
- * axpy, one axpby and one asum; bytes moved: P^T plan bytes + ~10 n s (vectors of n
- * values of s bytes). No allocation, no host loop over n.
+ * Per iteration, through lib/'s BLAS-1 and the SpMV plan only: one SpMV and one fused
+ * pass (spira__pagerank_update: the teleport axpy, the difference, its 1-norm and the next
+ * (d, x)), so one wait for the device. Bytes moved: P^T plan bytes + 6 n s (vectors of n
+ * values of s bytes: v, y, x, d read, y, x written). No allocation, no host loop over n.
  */
 #include "solver.h"
 
@@ -224,15 +225,16 @@ spira_status spira_pagerank(spira_matrix G, spira_vector rank, const spira_pager
     info->setup_ms = t1 - t0;
     if (s == SPIRA_OK) info->format = t->PT->format;
 
+    double dm = 0; /* (d, x): the rank on dangling vertices */
+    if (s == SPIRA_OK) s = spira_dot(t->dangling, x, &dm);
     for (int it = 1; s == SPIRA_OK; it++) {
-        double dm, delta;
-        /* y <- alpha P^T x + (alpha (d, x) + 1 - alpha) v */
+        double delta;
+        /* y <- alpha P^T x + (alpha (d, x) + 1 - alpha) v; x <- y - x; delta = ||x||_1 and
+         * the next (d, x) = (d, y) in the same pass; then swap, so x is the new iterate */
         s = spira__spmv_apply(plan, alpha, x->data, 0.0, y->data);
-        if (s == SPIRA_OK) s = spira_dot(t->dangling, x, &dm);
-        if (s == SPIRA_OK) s = spira_axpy(alpha * dm + (1.0 - alpha), v, y);
-        /* x <- y - x; delta = ||x||_1; then swap, so x is the new iterate */
-        if (s == SPIRA_OK) s = spira_axpby(1.0, y, -1.0, x);
-        if (s == SPIRA_OK) s = spira_asum(x, &delta);
+        if (s == SPIRA_OK)
+            s = spira__pagerank_update(alpha * dm + (1.0 - alpha), v, y, x, t->dangling, &delta,
+                                       &dm);
         if (s != SPIRA_OK) break;
         spira_vector tmp = x;
         x = y;

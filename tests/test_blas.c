@@ -95,8 +95,9 @@ END_TEST
 
 /* nrm2 does not overflow where the sum of squares would. */
 /* The fused operations on ctx against plain double loops: spira__dots with k = 1..3 (twice,
- * the same bits each time; out poisoned first) and spira__cg_update, once with beta = 0 and
- * p, s poisoned with NaN (not read), once with beta != 0, u separate and u = r. */
+ * the same bits each time; out poisoned first); spira__cg_update, once with beta = 0 and
+ * p, s poisoned with NaN (not read), once with beta != 0, u separate and u = r; and
+ * spira__pagerank_update. */
 void tu_check_fused_blas(spira_context ctx, spira_dtype t, int32_t n, unsigned seed)
 {
     enum { U, W, P, S, X, R, NV };
@@ -153,6 +154,27 @@ void tu_check_fused_blas(spira_context ctx, spira_dtype t, int32_t n, unsigned s
             ck_assert_msg(fabs(o[i] - h[k][i]) <= tol * (1 + fabs(h[k][i])),
                           "cg_update: %s[%d] = %.17g, reference %.17g", names[k], i, o[i],
                           h[k][i]);
+    }
+    /* PageRank's update with v = u, y = w, x = p, d = s: sums poisoned first */
+    for (int k = 0; k < NV; k++) spira_vector_get_f64(v[k], h[k]); /* start from the bits */
+    const double c = 0.3;
+    double delta = NAN, dy = NAN, ref_delta = 0, ref_dy = 0, mag = 0;
+    ck_assert_int_eq(spira__pagerank_update(c, v[U], v[W], v[P], v[S], &delta, &dy), SPIRA_OK);
+    for (int32_t i = 0; i < n; i++) {
+        h[W][i] += c * h[U][i];
+        h[P][i] = h[W][i] - h[P][i];
+        ref_delta += fabs(h[P][i]), ref_dy += h[S][i] * h[W][i], mag += fabs(h[S][i] * h[W][i]);
+    }
+    ck_assert_msg(fabs(delta - ref_delta) <= tol * (1 + ref_delta), "pagerank ||x||_1 %.17g, "
+                  "reference %.17g", delta, ref_delta);
+    ck_assert_msg(fabs(dy - ref_dy) <= tol * (1 + mag), "pagerank (d, y) %.17g, reference %.17g",
+                  dy, ref_dy);
+    for (int k = W; k <= P; k++) {
+        spira_vector_get_f64(v[k], o);
+        for (int32_t i = 0; i < n; i++)
+            ck_assert_msg(fabs(o[i] - h[k][i]) <= tol * (1 + fabs(h[k][i])),
+                          "pagerank_update: %s[%d] = %.17g, reference %.17g",
+                          k == W ? "y" : "x", i, o[i], h[k][i]);
     }
     for (int k = 0; k < NV; k++) spira_vector_destroy(v[k]), free(h[k]);
     free(o);

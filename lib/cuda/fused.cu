@@ -1,8 +1,9 @@
 /*
  * fused.cu - the solvers' fused vector operations on the device: up to SPIRA__DOTS_MAX dot
- * products in one pass over the vectors and one wait, and CG's four vector updates in one pass.
+ * products in one pass over the vectors and one wait, CG's four vector updates in one pass,
+ * and PageRank's update with its two sums in one pass and one wait.
  *
- * The dots accumulate in double in both precisions. Each block sums its share (a grid-stride
+ * The sums accumulate in double in both precisions. Each block sums its share (a grid-stride
  * loop, then a tree over the block) into the context's scratch; the last block to finish
  * sums the blocks' partials in block order. The grid depends on n alone, so the result is
  * the same bits run to run, on any GPU.
@@ -40,18 +41,15 @@ __device__ double block_sum(double v)
     return v;
 }
 
-template <typename T, int K>
-__global__ void __launch_bounds__(THREADS) dots_kernel(int n, dot_pairs<T> a, reduce_scratch *sc)
+/* Each block's K sums into the scratch; the last block to finish adds them up in block
+ * order into sc->out and leaves the counter at 0 for the next reduction. */
+template <int K> __device__ void grid_sums(double (&sum)[K], reduce_scratch *sc)
 {
-    double sum[K];
-    for (int k = 0; k < K; k++) sum[k] = 0;
-    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
-        for (int k = 0; k < K; k++) sum[k] += (double)a.x[k][i] * (double)a.y[k][i];
     for (int k = 0; k < K; k++) {
         double s = block_sum(sum[k]);
         if (threadIdx.x == 0) sc->partial[k][blockIdx.x] = s;
     }
-    /* the last block to arrive sums the partials; the fence makes ours visible to it */
+    /* the fence makes this block's partials visible to the last block */
     __shared__ bool last;
     if (threadIdx.x == 0) {
         __threadfence();
@@ -68,6 +66,16 @@ __global__ void __launch_bounds__(THREADS) dots_kernel(int n, dot_pairs<T> a, re
     if (threadIdx.x == 0) sc->done = 0;
 }
 
+template <typename T, int K>
+__global__ void __launch_bounds__(THREADS) dots_kernel(int n, dot_pairs<T> a, reduce_scratch *sc)
+{
+    double sum[K];
+    for (int k = 0; k < K; k++) sum[k] = 0;
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
+        for (int k = 0; k < K; k++) sum[k] += (double)a.x[k][i] * (double)a.y[k][i];
+    grid_sums(sum, sc);
+}
+
 template <typename T>
 static void launch_dots(int k, int n, unsigned g, cudaStream_t st, const void *const *x,
                         const void *const *y, reduce_scratch *sc)
@@ -79,20 +87,66 @@ static void launch_dots(int k, int n, unsigned g, cudaStream_t st, const void *c
     else dots_kernel<T, 3><<<g, THREADS, 0, st>>>(n, a, sc);
 }
 
+/* A reduction's grid: n alone decides it, so the sums come out the same bits each run. */
+static unsigned reduce_blocks(int32_t n)
+{
+    unsigned g = spira__blocks(n, THREADS);
+    return g > MAX_BLOCKS ? MAX_BLOCKS : g;
+}
+
+/* After a reduction kernel: its launch status, then its k sums to the host (the one wait). */
+static spira_status read_sums(spira_context ctx, cudaStream_t st, reduce_scratch *sc, int k,
+                              double *out)
+{
+    SPIRA__LAUNCHED(ctx);
+    SPIRA__CUDA(ctx, cudaMemcpyAsync(out, sc->out, k * sizeof *out, cudaMemcpyDeviceToHost, st));
+    SPIRA__CUDA(ctx, cudaStreamSynchronize(st));
+    return SPIRA_OK;
+}
+
 extern "C" spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, spira_dtype t,
                                          const void *const *dx, const void *const *dy,
                                          double *out)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     reduce_scratch *sc = (reduce_scratch *)spira__cuda_scratch(ctx);
-    unsigned g = spira__blocks(n, THREADS);
-    if (g > MAX_BLOCKS) g = MAX_BLOCKS;
-    if (t == SPIRA_R64) launch_dots<double>(k, n, g, st, dx, dy, sc);
-    else launch_dots<float>(k, n, g, st, dx, dy, sc);
-    SPIRA__LAUNCHED(ctx);
-    SPIRA__CUDA(ctx, cudaMemcpyAsync(out, sc->out, k * sizeof *out, cudaMemcpyDeviceToHost, st));
-    SPIRA__CUDA(ctx, cudaStreamSynchronize(st));
-    return SPIRA_OK;
+    if (t == SPIRA_R64) launch_dots<double>(k, n, reduce_blocks(n), st, dx, dy, sc);
+    else launch_dots<float>(k, n, reduce_blocks(n), st, dx, dy, sc);
+    return read_sums(ctx, st, sc, k, out);
+}
+
+/* PageRank's step after its SpMV: y <- y + c v; x <- y - x; sums ||x||_1 and (d, y). */
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+pagerank_kernel(int n, T c, const T *__restrict__ v, T *__restrict__ y, T *__restrict__ x,
+                const T *__restrict__ d, reduce_scratch *sc)
+{
+    double sum[2] = {0, 0};
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) {
+        T yi = y[i] + c * v[i];
+        T xi = yi - x[i];
+        y[i] = yi;
+        x[i] = xi;
+        sum[0] += fabs((double)xi);
+        sum[1] += (double)d[i] * (double)yi;
+    }
+    grid_sums(sum, sc);
+}
+
+extern "C" spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dtype t,
+                                                    double c, const void *v, void *y, void *x,
+                                                    const void *d, double *out)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    reduce_scratch *sc = (reduce_scratch *)spira__cuda_scratch(ctx);
+    unsigned g = reduce_blocks(n);
+    if (t == SPIRA_R64)
+        pagerank_kernel<<<g, THREADS, 0, st>>>(n, c, (const double *)v, (double *)y,
+                                               (double *)x, (const double *)d, sc);
+    else
+        pagerank_kernel<<<g, THREADS, 0, st>>>(n, (float)c, (const float *)v, (float *)y,
+                                               (float *)x, (const float *)d, sc);
+    return read_sums(ctx, st, sc, 2, out);
 }
 
 /* p <- u + beta p; s <- w + beta s; x <- x + alpha p; r <- r - alpha s. u may be r: each

@@ -54,6 +54,10 @@ spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, spira_dtype t
 spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t, double alpha,
                                    double beta, const void *du, const void *dw, void *dp,
                                    void *ds, void *dx, void *dr);
+/* out[0] = ||x||_1 and out[1] = (d, y) after y <- y + c v, x <- y - x (spira__pagerank_update). */
+spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dtype t, double c,
+                                         const void *dv, void *dy, void *dx, const void *dd,
+                                         double *out);
 
 /* GF(2) words (gf2_blas.cu), n words of device memory, on the stream without waiting:
  * y ^= x & mask; *dout ^= XOR_i (x[i] & y[i]); *dout |= OR_i x[i] (dout: device). */
