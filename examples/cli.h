@@ -34,6 +34,9 @@ int cli_parse_formats(const char *list, cli_format_item *items, int cap, int cou
                       spira_status (*describe)(int, const char **, const char **));
 /* Print a CSV field, quoted when it holds a comma, a quote or a newline. */
 void cli_csv_field(const char *s);
+/* The median of v[0..n-1], n > 0 (sorts v). The drivers on libspira_core use the
+ * library's own; this one is for those that link only the public library. */
+double cli_median(double *v, int n);
 /* Program name for messages. */
 extern const char *cli_prog;
 

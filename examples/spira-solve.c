@@ -30,6 +30,9 @@ static void usage(FILE *f)
             "  --maxit N           iteration limit (default 10000)\n"
             "  --monitor K         print the residual every K iterations\n"
             "  --output FILE       write x as a Matrix Market array\n"
+            "  --repeat N          solve N times (x from zero each time, or from the same\n"
+            "                      guess) and report the median of solves 2..N too: the\n"
+            "                      first pays one-time costs (kernel loading, caches)\n"
             "  --help              this text\n");
 }
 
@@ -61,6 +64,33 @@ static spira_precond_type parse_precond(const char *s)
     exit(2);
 }
 
+/* Solves 2..N of --repeat, each as the first was (the monitor off): their median time,
+ * and whether any stopped differently from the first. */
+static spira_status solve_again(spira_solver_type type, spira_matrix A, spira_vector b,
+                                spira_vector x, spira_solve_opts o, const spira_solve_info *first,
+                                int n)
+{
+    double *ms = malloc((size_t)n * sizeof *ms);
+    if (!ms) return SPIRA_ERR_NOMEM;
+    o.monitor = NULL;
+    spira_status s = SPIRA_OK;
+    int same = 1, k;
+    for (k = 0; k < n && s == SPIRA_OK; k++) {
+        spira_solve_info info;
+        s = spira_solve(type, A, b, x, &o, &info);
+        ms[k] = info.solve_ms;
+        same &= info.iterations == first->iterations && info.reason == first->reason;
+    }
+    if (s == SPIRA_OK) {
+        double med = cli_median(ms, n);
+        printf("  repeated    %d more solves: median %.3f ms (%.4f ms each iteration)%s\n", n, med,
+               first->iterations ? med / first->iterations : 0.0,
+               same ? "" : ", iteration counts or outcomes differed from the first");
+    }
+    free(ms);
+    return s;
+}
+
 int main(int argc, char **argv)
 {
     cli_prog = "spira-solve";
@@ -72,14 +102,14 @@ int main(int argc, char **argv)
         {"monitor", required_argument, 0, 'M'}, {"output", required_argument, 0, 'o'},
         {"laplacian", required_argument, 0, 'L'}, {"damping", required_argument, 0, 'w'},
         {"degree", required_argument, 0, 'g'},  {"drop-tol", required_argument, 0, 'd'},
-        {"fill", required_argument, 0, 'F'},
+        {"fill", required_argument, 0, 'F'},    {"repeat", required_argument, 0, 'r'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *rhs = NULL, *format = NULL, *output = NULL, *lap = NULL, *solver_name = "cg";
     spira_context_opts copts = {SPIRA_BACKEND_AUTO, 0, 0};
     spira_dtype dtype = SPIRA_R64;
     spira_solve_opts o = {0};
-    int every = 0, c, precond_given = 0;
+    int every = 0, c, precond_given = 0, repeat = 1;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': rhs = optarg; break;
@@ -96,6 +126,7 @@ int main(int argc, char **argv)
         case 'm': o.maxit = (int)cli_long("--maxit", optarg); break;
         case 'M': every = (int)cli_long("--monitor", optarg); break;
         case 'o': output = optarg; break;
+        case 'r': repeat = (int)cli_long("--repeat", optarg); break;
         case 'L': lap = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -165,6 +196,7 @@ int main(int argc, char **argv)
            "              iterations %.3f ms (%.4f ms each)\n",
            mi.setup_ms, info.setup_ms, info.solve_ms,
            info.iterations ? info.solve_ms / info.iterations : 0.0);
+    if (repeat > 1 && s == SPIRA_OK) s = solve_again(type, A, b, x, o, &info, repeat - 1);
     int rc = 0;
     if (s != SPIRA_OK) {
         fprintf(stderr, "spira-solve: %s: %s\n", spira_status_name(s), spira_last_error(ctx));
