@@ -405,15 +405,18 @@ START_TEST(gpu_bicgstab_like_cpu)
         spira_vector_destroy(b), spira_vector_destroy(x);
         spira_matrix_destroy(A);
     }
-    /* the dots round differently (cuBLAS accumulates in the vector's precision, the CPU in
-     * double, in another order) and BiCGSTAB's irregular convergence on this badly scaled
-     * system amplifies it: measured on an H100, 9 and 25 iterations apart in double. In float the
-     * two backends are different arithmetics (float against double accumulation): counts
-     * were seen 70 apart on one seed, so there only the answers are compared. */
+    /* the dots round differently (on the GPU cuBLAS's in the vector's precision, the fused
+     * ones in double; on the CPU all in double; each in its own order) and BiCGSTAB's
+     * irregular convergence on this badly scaled system amplifies it. In float the two
+     * backends are different arithmetics: counts were seen 70 apart on one seed, so there
+     * only the answers are compared. */
     if (t == SPIRA_R64) {
-        /* unpreconditioned, the rows' 81x scale spread makes the counts touchy: seen 25
-         * apart at ~130 iterations under compute-sanitizer; Jacobi removes the spread */
-        int margin = (_i >> 1) == 0 ? 5 + info[0].iterations / 3 : 3 + info[0].iterations / 10;
+        /* The order of a dot's sum alone moves the counts far on this system: the CPU
+         * backend against itself with 7 chunks a dot instead of 64, over 300 seeds, gave
+         * counts up to 49 apart at ~126 iterations unpreconditioned, 18 at ~49 with Jacobi
+         * (seen 10 apart at ~45 between CPU and GPU under compute-sanitizer), 4 at ~25 with
+         * Neumann: at most a third of the count. */
+        int margin = 5 + info[0].iterations / 2;
         ck_assert_int_le(abs(info[0].iterations - info[1].iterations), margin);
     }
     if (stopped) { /* nothing more to compare */
