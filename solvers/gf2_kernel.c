@@ -24,39 +24,37 @@ enum { EXTRA_TERMS = 16 };
  * coefficient of x^j of all 64), so a step is one pass over the words whatever each lane
  * does. Words beyond cap are dropped: a lane whose length passes cap gets L = -1 (its
  * recurrence is too long to be M's). The invariant deg C <= L (each lane) bounds the sum
- * for the discrepancy by the largest L; B' is shifted a word each step, so a step costs up
- * to cap words and the whole O(N cap) = O(n^2): 4.2 s for n = 30,000 on the H100's host
- * (a2c2264, before the update and the shift became one pass). */
+ * for the discrepancy by the largest L.
+ *
+ * A step is one pass over the words, parallel (OpenMP): C ^= d B', B' <- x B' (or x C_old
+ * where a lane's length grows), and the next step's discrepancy from the new C, an XOR
+ * reduction, so the result is the same bits for any thread count. The pass reads C and B'
+ * and writes Cn and Bn (then swapped), since word j needs the old word j - 1. B' moves up
+ * a word each step, so a step costs up to cap words and the whole O(N cap) = O(n^2):
+ * 4.2 s for n = 30,000 on the H100's host at a2c2264, before the update, the shift and the
+ * discrepancy became one pass. On return C holds the result; Cn, Bs and Bn are scratch,
+ * all cap + 1 words. */
 static void berlekamp_massey64(const uint64_t *s, int64_t N, int64_t cap, uint64_t *C,
-                               uint64_t *Bs, int64_t L[64])
+                               uint64_t *Bs, uint64_t *Cn, uint64_t *Bn, int64_t L[64])
 {
+    uint64_t *const result = C;
     memset(C, 0, ((size_t)cap + 1) * sizeof *C);
     memset(Bs, 0, ((size_t)cap + 1) * sizeof *Bs);
+    memset(Cn, 0, ((size_t)cap + 1) * sizeof *Cn); /* words past top stay 0 in all four */
+    memset(Bn, 0, ((size_t)cap + 1) * sizeof *Bn);
     C[0] = ~UINT64_C(0);
     if (cap >= 1) Bs[1] = ~UINT64_C(0); /* x * B with B = 1 */
     for (int l = 0; l < 64; l++) L[l] = 0;
-    int64_t degC = 0, degB = 1;
-    uint64_t dead = 0;
+    int64_t degC = 0, degB = 1, top = cap >= 1 ? 1 : 0; /* top: the highest word ever set */
+    uint64_t dead = 0, d = N > 0 ? s[0] : 0;            /* step 0's discrepancy: C = 1 */
     for (int64_t i = 0; i < N; i++) {
-        uint64_t d = 0;
-        for (int64_t j = 0; j <= degC && j <= i; j++) d ^= C[j] & s[i - j];
         d &= ~dead;
         uint64_t grow = 0; /* lanes whose L changes: d = 1 and 2L <= i */
         for (int l = 0; l < 64; l++)
             if ((d >> l & 1) && 2 * L[l] <= i) grow |= UINT64_C(1) << l;
-        /* one pass, top down, so that C[j - 1] and B'[j - 1] are still the old ones:
-         * C ^= d B' (the old B'), then B' <- x B' (m + 1), or x C_old where the length
-         * changed (B = C_old, m = 1) */
         const int64_t widest = degB > degC ? degB : degC;
         const int64_t newB = widest + 1 < cap ? widest + 1 : cap;
-        for (int64_t j = newB; j >= 1; j--) {
-            const uint64_t old_c = C[j - 1], old_b = Bs[j - 1];
-            C[j] ^= d & Bs[j];
-            Bs[j] = (grow & old_c) | (~grow & old_b);
-        }
-        C[0] ^= d & Bs[0];
-        Bs[0] = 0;
-        degB = newB;
+        /* the lengths after this step, known before the pass: its sum needs them */
         for (int l = 0; l < 64; l++)
             if (grow >> l & 1) {
                 L[l] = i + 1 - L[l];
@@ -65,7 +63,28 @@ static void berlekamp_massey64(const uint64_t *s, int64_t N, int64_t cap, uint64
         degC = 0;
         for (int l = 0; l < 64; l++)
             if (L[l] > degC) degC = L[l];
+        if (newB > top) top = newB;
+        /* the next discrepancy sums C_new[j] s[i + 1 - j] over j <= min(degC, i + 1) */
+        const int64_t sum_to = i + 1 < N ? (degC < i + 1 ? degC : i + 1) : -1;
+        uint64_t next = 0;
+#pragma omp parallel for schedule(static) reduction(^ : next) if (top > 8192)
+        for (int64_t j = 0; j <= top; j++) {
+            uint64_t c = C[j], b = Bs[j];
+            if (j <= newB) { /* words past newB are as they were: B' is 0 there */
+                c ^= d & b;
+                b = j == 0 ? 0 : (grow & C[j - 1]) | (~grow & Bs[j - 1]);
+            }
+            Cn[j] = c;
+            Bn[j] = b;
+            if (j <= sum_to) next ^= c & s[i + 1 - j];
+        }
+        uint64_t *t = C;
+        C = Cn, Cn = t;
+        t = Bs, Bs = Bn, Bn = t;
+        degB = newB;
+        d = next;
     }
+    if (C != result) memcpy(result, C, ((size_t)top + 1) * sizeof *C);
     for (int l = 0; l < 64; l++)
         if (dead >> l & 1) L[l] = -1;
 }
@@ -258,10 +277,11 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
     const int64_t N = 2 * (int64_t)n + EXTRA_TERMS, cap = (int64_t)n + 1;
     buffers b;
     SPIRA__TRY(buffers_alloc(ctx, n, N, &b));
-    uint64_t *host = NULL; /* the sequence, then C and B' of Berlekamp-Massey */
-    spira_status s = spira__alloc(ctx, (void **)&host, (size_t)N + 2 * ((size_t)cap + 1),
+    uint64_t *host = NULL; /* the sequence, then C, B' and their next of Berlekamp-Massey */
+    spira_status s = spira__alloc(ctx, (void **)&host, (size_t)N + 4 * ((size_t)cap + 1),
                                   sizeof *host, "Berlekamp-Massey words");
-    uint64_t *seq = host, *C = host + N, *Bs = C + cap + 1;
+    uint64_t *seq = host, *C = host + N, *Bs = C + cap + 1, *Cn = Bs + cap + 1,
+             *Bn = Cn + cap + 1;
     int64_t L[64], D[64], maxD = 0, maxk = 0;
     uint64_t found = 0;
     double t0 = spira__now_ms(), t1 = t0, t2 = t0;
@@ -270,7 +290,7 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
     if (s == SPIRA_OK) s = spira__mem_download(ctx, seq, b.seq, (size_t)N * sizeof *seq);
     if (s == SPIRA_OK) {
         t1 = spira__now_ms();
-        berlekamp_massey64(seq, N, cap, C, Bs, L);
+        berlekamp_massey64(seq, N, cap, C, Bs, Cn, Bn, L);
         t2 = spira__now_ms();
         const uint64_t lanes = lanes_to_evaluate(L, C, N, n, D, &maxD, &maxk);
         for (int l = 0; l < 64; l++)
