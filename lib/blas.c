@@ -203,6 +203,24 @@ spira_status spira__cg_update(double alpha, double beta, spira_vector u, spira_v
     return SPIRA_OK;
 }
 
+spira_status spira__axpby_dots(double a, spira_vector x, double b, spira_vector y, int k,
+                               const spira_vector *z, double *out)
+{
+    if (k < 1 || k > 2 || !x || !y || !z || !out) return SPIRA_ERR_INVALID_ARG;
+    SPIRA__TRY(spira__vectors_match(x, y, NULL));
+    const void *dz[2];
+    for (int i = 0; i < k; i++) {
+        if (!z[i]) return SPIRA_ERR_INVALID_ARG;
+        SPIRA__TRY(spira__vectors_match(y, z[i], NULL));
+        dz[i] = z[i]->data;
+    }
+    if (GPU(y))
+        return spira__cuda_axpby_dots(y->ctx, k, y->n, y->dtype, a, x->data, b, y->data, dz, out);
+    const spira_vector ys[2] = {y, y};
+    SPIRA__TRY(spira_axpby(a, x, b, y));
+    return spira__dots(k, ys, z, out);
+}
+
 spira_status spira__pagerank_update(double c, spira_vector v, spira_vector y, spira_vector x,
                                     spira_vector d, double *delta, double *dy)
 {

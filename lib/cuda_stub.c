@@ -52,6 +52,9 @@ spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, spira_dtype t
 spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t, double alpha,
                                    double beta, const void *du, const void *dw, void *dp,
                                    void *ds, void *dx, void *dr) { return NO_CUDA(ctx); }
+spira_status spira__cuda_axpby_dots(spira_context ctx, int k, int32_t n, spira_dtype t, double a,
+                                    const void *dx, double b, void *dy, const void *const *dz,
+                                    double *out) { return NO_CUDA(ctx); }
 spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dtype t, double c,
                                          const void *dv, void *dy, void *dx, const void *dd,
                                          double *out) { return NO_CUDA(ctx); }

@@ -15,9 +15,10 @@
  * (the standard early exit; it also avoids (t, t) = 0 on an exactly solved system).
  *
  * Per iteration: two SpMVs, two preconditioner applies, six inner products in four
- * reductions, so four waits for the device: (r0hat, v); ||s||; (t, t) with (t, s); and
- * ||r||^2 with the next iteration's rho = (r0hat, r) (spira__dots sums pairs in one pass).
- * Six axpy/axpby. Bytes moved (vectors of n values of s bytes): 2 x plan bytes + ~30 n s
+ * reductions, so four waits for the device: (r0hat, v); ||s||^2, summed by the pass that
+ * makes s (spira__axpby_dots); (t, t) with (t, s) (spira__dots); and ||r||^2 with the
+ * next iteration's rho = (r0hat, r), summed by the pass that makes r. Besides, four
+ * axpy/axpby. Bytes moved (vectors of n values of s bytes): 2 x plan bytes + ~26 n s
  * (each reduction reads its inputs once, an axpby reads two vectors and writes one).
  * With no preconditioner phat and shat alias p and s, saving two copies.
  */
@@ -90,10 +91,10 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
             break;
         }
         alpha = rho / rv;
-        /* s <- r - alpha v (in r) */
-        s = spira_axpy(-alpha, v, r);
-        if (s == SPIRA_OK) s = spira_nrm2(r, &snorm);
-        if (s != SPIRA_OK) break;
+        /* s <- r - alpha v (in r), and ||s||^2 in the same pass */
+        double ss;
+        if ((s = spira__axpby_dots(-alpha, v, 1.0, r, 1, &r, &ss)) != SPIRA_OK) break;
+        snorm = sqrt(ss);
         if (!isfinite(snorm) || spira__meets_tolerance(e, snorm)) {
             /* half step suffices: x <- x + alpha phat */
             if (isfinite(snorm)) s = spira_axpy(alpha, ph, x);
@@ -121,9 +122,9 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         /* x <- x + alpha phat + omega shat; r <- s - omega t */
         s = spira_axpy(alpha, ph, x);
         if (s == SPIRA_OK) s = spira_axpy(omega, sh, x);
-        spira_vector rr_left[2] = {r, rh}, rr_right[2] = {r, r};
-        if (s == SPIRA_OK) s = spira_axpy(-omega, t, r);
-        if (s == SPIRA_OK) s = spira__dots(2, rr_left, rr_right, sum); /* ||r||^2, next rho */
+        /* r <- s - omega t, with ||r||^2 and the next rho = (r0hat, r) in the same pass */
+        spira_vector rr[2] = {r, rh};
+        if (s == SPIRA_OK) s = spira__axpby_dots(-omega, t, 1.0, r, 2, rr, sum);
         if (s != SPIRA_OK || spira__check(e, it, rnorm = sqrt(sum[0]))) break;
     }
 done:

@@ -93,6 +93,9 @@ START_TEST(mismatches_are_errors)
     ck_assert_int_eq(spira__cg_update(1, 1, x, x, x, x, NULL, x), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira__pagerank_update(1, x, x, x, z, &r, &r), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira__pagerank_update(1, x, x, x, x, NULL, &r), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira__axpby_dots(1, x, 1, x, 3, xs, out), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira__axpby_dots(1, x, 1, x, 2, ys, out), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira__axpby_dots(1, x, 1, z, 1, xs, out), SPIRA_ERR_INVALID_ARG);
     spira_vector_destroy(z);
     ck_assert_int_eq(spira_vector_create(ctx, -1, SPIRA_R64, &z), SPIRA_ERR_INVALID_ARG);
     ck_assert_ptr_null(z);
@@ -107,8 +110,8 @@ END_TEST
 /* nrm2 does not overflow where the sum of squares would. */
 /* The fused operations on ctx against plain double loops: spira__dots with k = 1..3 (twice,
  * the same bits each time; out poisoned first); spira__cg_update, once with beta = 0 and
- * p, s poisoned with NaN (not read), once with beta != 0, u separate and u = r; and
- * spira__pagerank_update. */
+ * p, s poisoned with NaN (not read), once with beta != 0, u separate and u = r;
+ * spira__pagerank_update; spira__axpby_dots, once with b = 0 over a NaN y (not read). */
 void tu_check_fused_blas(spira_context ctx, spira_dtype t, int32_t n, unsigned seed)
 {
     enum { U, W, P, S, X, R, NV };
@@ -121,6 +124,8 @@ void tu_check_fused_blas(spira_context ctx, spira_dtype t, int32_t n, unsigned s
         spira_vector_set_f64(v[k], h[k]);
     }
     double tol = t == SPIRA_R64 ? 1e-13 : 1e-5; /* inputs are floats: products exact in double */
+    /* sums of products of values rounded on the way: n roundings, or the precision's */
+    const double sum_tol = fmax(tol, 2.3e-16 * (n + 8));
     spira_vector left[3] = {v[R], v[W], v[R]}, right[3] = {v[R], v[U], v[U]};
     for (int k = 1; k <= SPIRA__DOTS_MAX; k++) {
         double out[3] = {NAN, NAN, NAN}, again[3] = {NAN, NAN, NAN};
@@ -176,16 +181,42 @@ void tu_check_fused_blas(spira_context ctx, spira_dtype t, int32_t n, unsigned s
         h[P][i] = h[W][i] - h[P][i];
         ref_delta += fabs(h[P][i]), ref_dy += h[S][i] * h[W][i], mag += fabs(h[S][i] * h[W][i]);
     }
-    ck_assert_msg(fabs(delta - ref_delta) <= tol * (1 + ref_delta), "pagerank ||x||_1 %.17g, "
-                  "reference %.17g", delta, ref_delta);
-    ck_assert_msg(fabs(dy - ref_dy) <= tol * (1 + mag), "pagerank (d, y) %.17g, reference %.17g",
-                  dy, ref_dy);
+    ck_assert_msg(fabs(delta - ref_delta) <= sum_tol * (1 + ref_delta), "pagerank ||x||_1 "
+                  "%.17g, reference %.17g", delta, ref_delta);
+    ck_assert_msg(fabs(dy - ref_dy) <= sum_tol * (1 + mag),
+                  "pagerank (d, y) %.17g, reference %.17g", dy, ref_dy);
     for (int k = W; k <= P; k++) {
         spira_vector_get_f64(v[k], o);
         for (int32_t i = 0; i < n; i++)
             ck_assert_msg(fabs(o[i] - h[k][i]) <= tol * (1 + fabs(h[k][i])),
                           "pagerank_update: %s[%d] = %.17g, reference %.17g",
                           k == W ? "y" : "x", i, o[i], h[k][i]);
+    }
+    /* y <- a x + b y with its sums: y = r, x = u, z = {r, w}; then b = 0 over a NaN y */
+    for (int k = 0; k < NV; k++) spira_vector_get_f64(v[k], h[k]);
+    for (int pass = 0; pass < 2; pass++) {
+        const double a = pass ? 0.5 : -1.25, b = pass ? 0.0 : 0.75;
+        if (pass) {
+            for (int32_t i = 0; i < n; i++) o[i] = NAN;
+            spira_vector_set_f64(v[R], o);
+        }
+        const spira_vector z[2] = {v[R], v[W]};
+        double sums[2] = {NAN, NAN}, ref[2] = {0, 0}, mags[2] = {0, 0};
+        ck_assert_int_eq(spira__axpby_dots(a, v[U], b, v[R], 2 - pass, z, sums), SPIRA_OK);
+        for (int32_t i = 0; i < n; i++) {
+            h[R][i] = pass ? a * h[U][i] : a * h[U][i] + b * h[R][i];
+            ref[0] += h[R][i] * h[R][i], mags[0] += h[R][i] * h[R][i];
+            ref[1] += h[R][i] * h[W][i], mags[1] += fabs(h[R][i] * h[W][i]);
+        }
+        for (int j = 0; j < 2 - pass; j++)
+            ck_assert_msg(fabs(sums[j] - ref[j]) <= sum_tol * (1 + mags[j]),
+                          "axpby_dots pass %d sum %d: %.17g, reference %.17g", pass, j, sums[j],
+                          ref[j]);
+        spira_vector_get_f64(v[R], o);
+        for (int32_t i = 0; i < n; i++)
+            ck_assert_msg(fabs(o[i] - h[R][i]) <= tol * (1 + fabs(h[R][i])),
+                          "axpby_dots pass %d: y[%d] = %.17g, reference %.17g", pass, i, o[i],
+                          h[R][i]);
     }
     for (int k = 0; k < NV; k++) spira_vector_destroy(v[k]), free(h[k]);
     free(o);

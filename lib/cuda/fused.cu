@@ -115,6 +115,47 @@ extern "C" spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, sp
     return read_sums(ctx, st, sc, k, out);
 }
 
+/* y <- a x + b y (y not read when b == 0), then out[k] = (y, z_k) for k < K; z_k may be y:
+ * each thread reads back the y[i] it wrote. */
+template <typename T, int K>
+__global__ void __launch_bounds__(THREADS)
+axpby_dots_kernel(int n, T a, const T *__restrict__ x, T b, T *y, dot_pairs<T> z,
+                  reduce_scratch *sc)
+{
+    double sum[K];
+    for (int k = 0; k < K; k++) sum[k] = 0;
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) {
+        const T yi = b == T(0) ? a * x[i] : a * x[i] + b * y[i];
+        y[i] = yi;
+        for (int k = 0; k < K; k++) sum[k] += (double)yi * (double)z.x[k][i];
+    }
+    grid_sums(sum, sc);
+}
+
+template <typename T>
+static void launch_axpby_dots(int k, int n, double a, const void *x, double b, void *y,
+                              const void *const *z, cudaStream_t st, reduce_scratch *sc)
+{
+    dot_pairs<T> zs = {};
+    for (int i = 0; i < k; i++) zs.x[i] = (const T *)z[i];
+    unsigned g = reduce_blocks(n);
+    if (k == 1)
+        axpby_dots_kernel<T, 1><<<g, THREADS, 0, st>>>(n, (T)a, (const T *)x, (T)b, (T *)y, zs, sc);
+    else
+        axpby_dots_kernel<T, 2><<<g, THREADS, 0, st>>>(n, (T)a, (const T *)x, (T)b, (T *)y, zs, sc);
+}
+
+extern "C" spira_status spira__cuda_axpby_dots(spira_context ctx, int k, int32_t n,
+                                               spira_dtype t, double a, const void *x, double b,
+                                               void *y, const void *const *z, double *out)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    reduce_scratch *sc = (reduce_scratch *)spira__cuda_scratch(ctx);
+    if (t == SPIRA_R64) launch_axpby_dots<double>(k, n, a, x, b, y, z, st, sc);
+    else launch_axpby_dots<float>(k, n, a, x, b, y, z, st, sc);
+    return read_sums(ctx, st, sc, k, out);
+}
+
 /* PageRank's step after its SpMV: y <- y + c v; x <- y - x; sums ||x||_1 and (d, y). */
 template <typename T>
 __global__ void __launch_bounds__(THREADS)

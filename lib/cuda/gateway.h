@@ -54,6 +54,10 @@ spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, spira_dtype t
 spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t, double alpha,
                                    double beta, const void *du, const void *dw, void *dp,
                                    void *ds, void *dx, void *dr);
+/* y <- a x + b y, then out[i] = (y, z[i]) for i < k <= 2 (spira__axpby_dots). */
+spira_status spira__cuda_axpby_dots(spira_context ctx, int k, int32_t n, spira_dtype t, double a,
+                                    const void *dx, double b, void *dy, const void *const *dz,
+                                    double *out);
 /* out[0] = ||x||_1 and out[1] = (d, y) after y <- y + c v, x <- y - x (spira__pagerank_update). */
 spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dtype t, double c,
                                          const void *dv, void *dy, void *dx, const void *dd,
