@@ -30,9 +30,9 @@ static void usage(FILE *f)
             "  --maxit N           iteration limit (default 10000)\n"
             "  --monitor K         print the residual every K iterations\n"
             "  --output FILE       write x as a Matrix Market array\n"
-            "  --repeat N          solve N times (x from zero each time, or from the same\n"
-            "                      guess) and report the median of solves 2..N too: the\n"
-            "                      first pays one-time costs (kernel loading, caches)\n"
+            "  --repeat N          solve N times (x from zero each time) and report the\n"
+            "                      median of solves 2..N too: the first pays one-time\n"
+            "                      costs (kernel loading, caches)\n"
             "  --help              this text\n");
 }
 
@@ -74,8 +74,8 @@ static spira_status solve_again(spira_solver_type type, spira_matrix A, spira_ve
     if (!ms) return SPIRA_ERR_NOMEM;
     o.monitor = NULL;
     spira_status s = SPIRA_OK;
-    int same = 1, k;
-    for (k = 0; k < n && s == SPIRA_OK; k++) {
+    int same = 1;
+    for (int k = 0; k < n && s == SPIRA_OK; k++) {
         spira_solve_info info;
         s = spira_solve(type, A, b, x, &o, &info);
         ms[k] = info.solve_ms;
@@ -83,8 +83,8 @@ static spira_status solve_again(spira_solver_type type, spira_matrix A, spira_ve
     }
     if (s == SPIRA_OK) {
         double med = cli_median(ms, n);
-        printf("  repeated    %d more solves: median %.3f ms (%.4f ms each iteration)%s\n", n, med,
-               first->iterations ? med / first->iterations : 0.0,
+        printf("  repeated    %d more solves: median %.3f ms (%.4f ms each iteration)%s\n", n,
+               med, first->iterations ? med / first->iterations : 0.0,
                same ? "" : ", iteration counts or outcomes differed from the first");
     }
     free(ms);

@@ -38,7 +38,7 @@ spira_status spira__bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
     spira_status s = spira__workspace(e, &r, &rh, &p, &v, &t, NULL);
     if (s == SPIRA_OK && !ident) s = spira__workspace(e, &ph, &sh, NULL);
     double rnorm, snorm, rho = 1, rho_old = 1, alpha = 1, omega = 1, rv, rhnorm;
-    double sum[2]; /* the last spira__dots: ||r||^2 and (r0hat, r) */
+    double sum[2]; /* from the last pass that made r: ||r||^2 and (r0hat, r) */
     int fresh = 1; /* p starts over from r: the first step, or after a restart */
     if (s != SPIRA_OK) goto done;
     if (ident) ph = p;

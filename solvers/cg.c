@@ -35,7 +35,8 @@ static spira_status classic_step(spira__solve_env *e, int it, double beta, doubl
     SPIRA__TRY(spira_axpby(1.0, z, beta, p));
     SPIRA__TRY(spira__op(e, 1.0, p, 0.0, s));
     SPIRA__TRY(spira_dot(p, s, &pq));
-    if (!(pq > 0) || !isfinite(pq)) return spira__breakdown(e, it, "(p, A p)", pq); /* A not SPD, or NaN */
+    if (!(pq > 0) || !isfinite(pq)) /* A not SPD, or NaN */
+        return spira__breakdown(e, it, "(p, A p)", pq);
     *alpha = gamma / pq;
     SPIRA__TRY(spira_axpy(*alpha, p, x));
     return spira_axpy(-*alpha, s, r);

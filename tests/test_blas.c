@@ -226,7 +226,8 @@ START_TEST(fused_ops)
 {
     spira_context ctx = tu_cpu();
     int32_t sizes[3] = {1, 1000, 250001};
-    tu_check_fused_blas(ctx, _i % 2 ? SPIRA_R32 : SPIRA_R64, sizes[_i / 2], tu_seed() + (unsigned)_i);
+    tu_check_fused_blas(ctx, _i % 2 ? SPIRA_R32 : SPIRA_R64, sizes[_i / 2],
+                        tu_seed() + (unsigned)_i);
     spira_context_destroy(ctx);
 }
 END_TEST

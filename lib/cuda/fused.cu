@@ -1,12 +1,13 @@
 /*
  * fused.cu - the solvers' fused vector operations on the device: up to SPIRA__DOTS_MAX dot
- * products in one pass over the vectors and one wait, CG's four vector updates in one pass,
- * and PageRank's update with its two sums in one pass and one wait.
+ * products in one pass over the vectors and one wait; y <- a x + b y with up to two sums of
+ * the new y (BiCGSTAB); CG's four vector updates in one pass; PageRank's update with its
+ * two sums.
  *
  * The sums accumulate in double in both precisions. Each block sums its share (a grid-stride
  * loop, then a tree over the block) into the context's scratch; the last block to finish
  * sums the blocks' partials in block order. The grid depends on n alone, so the result is
- * the same bits run to run, on any GPU.
+ * the same bits run to run.
  */
 #include "cuda/gateway.h"
 #include "cuda/check.cuh"
