@@ -250,6 +250,9 @@ Suite *suite_blas(void)
 {
     Suite *s = suite_create("blas");
     TCase *tc = tcase_create("cpu");
+    /* the 250,001-value fused checks take well under a second alone; 4 s (Check's default)
+     * ran out once with a whole CI build beside them on 2 cores */
+    tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, blas_ops, 0, 6);
     tcase_add_test(tc, axpby_beta_zero_ignores_nan);
     tcase_add_test(tc, mismatches_are_errors);
