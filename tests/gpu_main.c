@@ -67,12 +67,13 @@ START_TEST(gpu_blas_matches_cpu)
 }
 END_TEST
 
-/* The fused dots and CG update on the device: 1 value, one block's worth, past the
- * 1024-block cap of the reduction's grid. */
+/* The fused operations (dots, CG's update, PageRank's, axpby with sums) on the device:
+ * 1 value, one block's worth, past the 1024-block cap of the reduction's grid. */
 START_TEST(gpu_fused_blas)
 {
     int32_t sizes[3] = {1, 256, 1000003};
-    tu_check_fused_blas(gpu, _i % 2 ? SPIRA_R32 : SPIRA_R64, sizes[_i / 2], tu_seed() + (unsigned)_i);
+    tu_check_fused_blas(gpu, _i % 2 ? SPIRA_R32 : SPIRA_R64, sizes[_i / 2],
+                        tu_seed() + (unsigned)_i);
 }
 END_TEST
 
