@@ -104,6 +104,7 @@ typedef struct {
     char note[640];     /* refusal reason, error message or the format's stats */
     double select_ms, convert_ms, upload_ms, spmv_ms, spmv_min_ms, err; /* select: auto's */
     size_t bytes;
+    const char *converted_on; /* "gpu", "host" */
 } result;
 
 /* Time one format. ref is the double reference, scale (|A||x|)_i, ybuf host scratch. */
@@ -127,6 +128,7 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
     r->convert_ms = p->convert_ms;
     r->upload_ms = p->upload_ms;
     r->bytes = p->bytes;
+    r->converted_on = p->on_device ? "gpu" : "host";
     int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
     spira_cuda_timer *tm = NULL;
     double *t = calloc((size_t)reps, sizeof *t);
@@ -157,7 +159,7 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
         r->spmv_min_ms = t[0];
         r->ok = 1;
         r->status = r->err <= tol ? "ok" : "WRONG";
-        const char *st = p->fmt->stats ? p->fmt->stats(p->layout) : NULL;
+        const char *st = p->fmt->stats && p->layout ? p->fmt->stats(p->layout) : NULL;
         if (A->format_reason[0]) /* "auto": what it chose and why */
             snprintf(r->note, sizeof r->note, "chose %s, %s", A->format, A->format_reason);
         else
@@ -287,7 +289,7 @@ int main(int argc, char **argv)
         if (copy_mib > 0) printf("# copy_bandwidth_gbs: %.2f\n", copy_gbs);
         printf("matrix,nrows,ncols,nnz,precision,backend,format,options,status,select_ms,"
                "convert_ms,upload_ms,setup_ms,setup_spmv_equiv,spmv_ms,spmv_min_ms,gflops,gbs,"
-               "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,note\n");
+               "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,converted_on,note\n");
     } else {
         printf("spira-spmv %s: %s, %d x %d, %d nonzeros (max %d a row), %s precision\n",
                spira_version(), source, m, n, csr->nnz, maxrow,
@@ -324,11 +326,11 @@ int main(int argc, char **argv)
             putchar(',');
             cli_csv_field(items[i].opts);
             if (r.ok)
-                printf(",%s,%.4f,%.4f,%.4f,%.4f,%.2f,%.6f,%.6f,%.3f,%.3f,%.4f,%zu,%.3e,%ld,",
+                printf(",%s,%.4f,%.4f,%.4f,%.4f,%.2f,%.6f,%.6f,%.3f,%.3f,%.4f,%zu,%.3e,%ld,%s,",
                        r.status, r.select_ms, r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, t, r.spmv_min_ms,
-                       gflops, gbs, ratio, r.bytes, r.err, reps);
+                       gflops, gbs, ratio, r.bytes, r.err, reps, r.converted_on);
             else
-                printf(",%s,,,,,,,,,,,,,%ld,", r.status, reps);
+                printf(",%s,,,,,,,,,,,,,%ld,,", r.status, reps);
             cli_csv_field(r.note);
             putchar('\n');
         } else if (r.ok) {
@@ -337,6 +339,7 @@ int main(int argc, char **argv)
             printf("%-22s %9.3f %9.3f %9.3f %9.1f %8s %10.5f %9.2f %8.1f %8s %9.2f %9.1e\n",
                    label, r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, r.status, t,
                    gflops, gbs, vs, r.bytes / 1e6, r.err);
+            if (gpu) printf("%-22s   converted on the %s\n", "", r.converted_on);
             if (r.note[0]) printf("%-22s   %s\n", "", r.note);
         } else {
             printf("%-22s %9s %9s %9s %9s %8s   %s\n", label, "-", "-", "-", "-", r.status, r.note);

@@ -18,6 +18,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static long fail_at;   /* 0: disarmed */
 static long made;      /* allocations since arming */
@@ -215,4 +218,26 @@ spira_status spira__alloc(spira_context ctx, void **p, size_t count, size_t size
     *p = spira__malloc(count * size);
     if (!*p) return spira__nomem(ctx, what, count * size);
     return SPIRA_OK;
+}
+
+void spira__memcpy_parallel(void *dst, const void *src, size_t bytes)
+{
+    /* below a megabyte a team costs more than it saves */
+    enum { min_part = 1 << 20 };
+    int parts = 1;
+#ifdef _OPENMP
+    parts = omp_get_max_threads();
+#endif
+    if ((size_t)parts * min_part > bytes) parts = (int)(bytes / min_part);
+    if (parts <= 1) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    const size_t part = (bytes + (size_t)parts - 1) / (size_t)parts;
+#pragma omp parallel for num_threads(parts) schedule(static)
+    for (int t = 0; t < parts; t++) {
+        const size_t at = (size_t)t * part;
+        if (at < bytes)
+            memcpy((char *)dst + at, (const char *)src + at, bytes - at < part ? bytes - at : part);
+    }
 }

@@ -36,6 +36,10 @@ struct spira_context_s {
     size_t host_budget;     /* bytes one host allocation may take (spira__budget_check) */
     size_t device_budget;   /* the same for device memory (spira__cuda_malloc) */
     const char *budget_why; /* where the limits came from, for messages */
+    /* Nonzero: every SpMV plan converts on the host and uploads its layout, as the CPU
+     * reference does, instead of converting on the GPU (set by the tests that compare the
+     * two, and by benchmarks that measure the host conversions). */
+    int host_convert;
     struct spira_cuda_ctx *cuda;
 };
 
@@ -91,6 +95,9 @@ long spira__alloc_count(void);
  * spira__cuda_malloc, which reports with spira__alloc_track). A leak test compares it. */
 long spira__alloc_live(void);
 void spira__alloc_track(long delta);
+/* memcpy by all the OpenMP threads (one in a build without OpenMP), for copies into pinned
+ * staging buffers, where one core's copy is slower than the link. */
+void spira__memcpy_parallel(void *dst, const void *src, size_t bytes);
 
 /* xorshift64 (Marsaglia's 13, 7, 17): the next word of a small, fast generator whose state
  * is *s (never 0). For GF(2) blocks: random starts in the library, inputs in the tests and

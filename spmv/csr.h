@@ -18,6 +18,9 @@ void spira__csr_layout_apply(const void *layout, double alpha, const void *x, do
                              void *y);
 size_t spira__csr_layout_bytes(const void *layout);
 
+/* csr-scalar, whose device half also uploads the matrix's own device CSR (spmv.c). */
+extern const spira__format spira__csr_scalar_format;
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,11 @@
 spira_status spira__csr_dev_fill(spira_context ctx, void *dev, const spira__csr *A,
                                  spira__csr_dev *d)
 {
+    const spira__csr_dev *shared = spira__dev_shared_csr(dev, A);
+    if (shared) { /* the matrix's own device copy: its arrays outlive this handle */
+        *d = *shared;
+        return SPIRA_OK;
+    }
     d->nrows = A->nrows;
     d->ncols = A->ncols;
     d->nnz = A->nnz;
@@ -62,12 +67,13 @@ static spira_status csr_scalar_dev_apply(spira_context ctx, void *dev, double al
 extern "C" const spira__format_gpu spira__csr_scalar_gpu = {
     .handle = sizeof(spira__csr_dev),
     .upload = spira__csr_family_dev_upload,
+    .shares_csr = 1,
     .apply = csr_scalar_dev_apply,
 };
 
 spira_status spira__csr_dev_upload(spira_context ctx, const spira__csr *A, void **dev)
 {
-    return spira__dev_create(ctx, &spira__csr_scalar_gpu, "CSR", A, dev);
+    return spira__dev_create(ctx, &spira__csr_scalar_gpu, "CSR", A, NULL, NULL, dev);
 }
 
 void spira__csr_dev_destroy(spira_context ctx, void *dev)

@@ -7,7 +7,7 @@
 
 #include "device.h"
 
-typedef struct {
+typedef struct spira__csr_dev {
     int32_t nrows, ncols, nnz;
     spira_dtype dtype;
     int32_t *row_ptr, *col_idx; /* device */
@@ -15,7 +15,9 @@ typedef struct {
     double mean_row;            /* nnz / nrows, for kernels that size work by it */
 } spira__csr_dev;
 
-/* Clone A's arrays into d, which sits in the device handle dev (device.h). */
+/* Clone A's arrays into d, which sits in the device handle dev (device.h); when A is the
+ * canonical CSR whose device copy the dispatcher gave the handle (spira__dev_create), d
+ * borrows that copy's arrays instead. */
 spira_status spira__csr_dev_fill(spira_context ctx, void *dev, const spira__csr *A,
                                  spira__csr_dev *d);
 /* The upload of a format whose handle is a spira__csr_dev and whose layout is A itself. */

@@ -70,5 +70,6 @@ static spira_status csr_vector_dev_apply(spira_context ctx, void *dev, double al
 extern "C" const spira__format_gpu spira__csr_vector_gpu = {
     .handle = sizeof(spira__csr_dev),
     .upload = spira__csr_family_dev_upload,
+    .shares_csr = 1,
     .apply = csr_vector_dev_apply,
 };

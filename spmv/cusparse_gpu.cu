@@ -126,6 +126,7 @@ static spira_status cusparse_dev_apply(spira_context ctx, void *dev, double alph
 extern "C" const spira__format_gpu spira__cusparse_gpu = {
     .handle = sizeof(cusparse_dev),
     .upload = cusparse_dev_upload,
+    .shares_csr = 1,
     .apply = cusparse_dev_apply,
     .release = cusparse_dev_release,
 };

@@ -14,6 +14,8 @@
 typedef struct {
     size_t n;
     void **member[SPIRA__DEV_ARRAYS_MAX];
+    const spira__csr *A;                /* the canonical CSR whose device copy is dA */
+    const struct spira__csr_dev *dA;    /* the matrix's device CSR, NULL: none given */
 } header;
 
 /* the handle starts here, aligned for any member */
@@ -50,8 +52,9 @@ void spira__dev_destroy(spira_context ctx, const spira__format_gpu *g, void *dev
     spira__free(h);
 }
 
-spira_status spira__dev_create(spira_context ctx, const spira__format_gpu *g, const char *name,
-                               const void *layout, void **dev)
+/* A zeroed handle of g behind its header, knowing the matrix's device CSR (or NULL). */
+static spira_status handle_new(spira_context ctx, const spira__format_gpu *g, const char *name,
+                               const spira__csr *A, const struct spira__csr_dev *dA, void **dev)
 {
     *dev = NULL;
     header *h = spira__calloc(1, HEADER_BYTES + g->handle);
@@ -60,7 +63,18 @@ spira_status spira__dev_create(spira_context ctx, const spira__format_gpu *g, co
         snprintf(what, sizeof what, "%s device handle", name);
         return spira__nomem(ctx, what, HEADER_BYTES + g->handle);
     }
-    void *d = (char *)h + HEADER_BYTES;
+    h->A = A;
+    h->dA = dA;
+    *dev = (char *)h + HEADER_BYTES;
+    return SPIRA_OK;
+}
+
+spira_status spira__dev_create(spira_context ctx, const spira__format_gpu *g, const char *name,
+                               const void *layout, const spira__csr *A,
+                               const struct spira__csr_dev *dA, void **dev)
+{
+    void *d;
+    SPIRA__TRY(handle_new(ctx, g, name, A, dA, &d));
     spira_status s = g->upload(ctx, layout, d);
     if (s != SPIRA_OK) {
         spira__dev_destroy(ctx, g, d);
@@ -68,4 +82,25 @@ spira_status spira__dev_create(spira_context ctx, const spira__format_gpu *g, co
     }
     *dev = d;
     return SPIRA_OK;
+}
+
+spira_status spira__dev_build(spira_context ctx, const spira__format_gpu *g, const char *name,
+                              const spira__csr *A, const struct spira__csr_dev *dA,
+                              const char *opts, void **dev, size_t *bytes)
+{
+    void *d;
+    SPIRA__TRY(handle_new(ctx, g, name, A, dA, &d));
+    spira_status s = g->build(ctx, A, dA, opts, d, bytes);
+    if (s != SPIRA_OK) {
+        spira__dev_destroy(ctx, g, d);
+        return s;
+    }
+    *dev = d;
+    return SPIRA_OK;
+}
+
+const struct spira__csr_dev *spira__dev_shared_csr(void *dev, const spira__csr *A)
+{
+    const header *h = header_of(dev);
+    return h->A == A ? h->dA : NULL;
 }

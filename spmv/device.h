@@ -40,9 +40,20 @@ spira_status spira__dev_clone(spira_context ctx, void *dev, const spira__dev_arr
 #define SPIRA__DEV_CLONE(ctx, dev, arrays) \
     spira__dev_clone(ctx, dev, arrays, sizeof(arrays) / sizeof((arrays)[0]))
 
-/* *dev = g's handle filled by g->upload from layout; nothing is left allocated on failure. */
+/* *dev = g's handle filled by g->upload from layout; nothing is left allocated on failure.
+ * dA: the device copy of the canonical CSR A, which a CSR-family upload borrows instead of
+ * cloning A's arrays (spira__csr_dev_fill); NULL (and A NULL): none, every array is cloned. */
 spira_status spira__dev_create(spira_context ctx, const spira__format_gpu *g, const char *name,
-                               const void *layout, void **dev);
+                               const void *layout, const spira__csr *A,
+                               const struct spira__csr_dev *dA, void **dev);
+/* *dev = g's handle filled by g->build from the device CSR dA of A (the conversion on the
+ * GPU), *bytes what one multiply reads; nothing is left allocated on failure. */
+spira_status spira__dev_build(spira_context ctx, const spira__format_gpu *g, const char *name,
+                              const spira__csr *A, const struct spira__csr_dev *dA,
+                              const char *opts, void **dev, size_t *bytes);
+/* The device CSR handle dev was given for host CSR A (spira__dev_create), NULL if none was
+ * or it was given for another matrix. */
+const struct spira__csr_dev *spira__dev_shared_csr(void *dev, const spira__csr *A);
 /* Release and free a handle of g (NULL is fine). */
 void spira__dev_destroy(spira_context ctx, const spira__format_gpu *g, void *dev);
 

@@ -33,9 +33,25 @@ extern "C" {
  * upload cloned is freed by the dispatcher, after release (NULL when there is nothing
  * else: streams, events and library descriptors are the else), also when upload failed
  * half-way. */
+struct spira__csr_dev; /* csr_gpu.cuh */
+
 typedef struct spira__format_gpu {
     size_t handle;
     spira_status (*upload)(spira_context ctx, const void *layout, void *dev);
+    /* Optional: the conversion on the GPU. Fills the zeroed handle from the device copy of
+     * the canonical CSR (dA, the matrix's: it outlives the handle, so the handle may point
+     * into its arrays without cloning them), with A the host CSR for its sizes and scalars
+     * only: no O(nnz) pass over host memory, which is what this op exists to avoid. opts
+     * as for convert (keys already checked). Sets *bytes, what the host layout's bytes
+     * would say. Arrays the handle keeps are cloned with host NULL (device.h); scratch is
+     * freed before returning, on every path. A refusal (fill limits) gives the host
+     * convert's status and message. NULL: the format converts on the host and uploads. */
+    spira_status (*build)(spira_context ctx, const spira__csr *A, const struct spira__csr_dev *dA,
+                          const char *opts, void *dev, size_t *bytes);
+    /* Nonzero: upload's device CSR (spira__csr_dev_fill of the canonical CSR) borrows the
+     * matrix's device copy instead of cloning its own (the CSR family, whose host convert
+     * only reads options). */
+    int shares_csr;
     spira_status (*apply)(spira_context ctx, void *dev, double alpha, const void *dx,
                           double beta, void *dy);
     void (*release)(spira_context ctx, void *dev);

@@ -146,5 +146,6 @@ spira_status lightspmv_dev_apply(spira_context ctx, void *dev, double alpha, con
 extern "C" const spira__format_gpu spira__lightspmv_gpu = {
     .handle = sizeof(light_dev),
     .upload = lightspmv_dev_upload,
+    .shares_csr = 1,
     .apply = lightspmv_dev_apply,
 };

@@ -147,5 +147,6 @@ static spira_status merge_dev_apply(spira_context ctx, void *dev, double alpha, 
 extern "C" const spira__format_gpu spira__merge_gpu = {
     .handle = sizeof(merge_dev),
     .upload = merge_dev_upload,
+    .shares_csr = 1,
     .apply = merge_dev_apply,
 };

@@ -5,6 +5,7 @@
  */
 #include "spmv.h"
 #include "device.h"
+#include "csr.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +20,8 @@ void spira__plan_destroy(void *p)
 }
 
 spira_status spira__plan_build(spira_context ctx, const char *kind, const spira__format *f,
-                               const spira__csr *A, const char *opts, spira__spmv_plan **out)
+                               const spira__csr *A, const spira__csr_dev *dA, const char *opts,
+                               spira__spmv_plan **out)
 {
     *out = NULL;
     int gpu = ctx->backend == SPIRA_BACKEND_CUDA;
@@ -33,16 +35,25 @@ spira_status spira__plan_build(spira_context ctx, const char *kind, const spira_
     if (!p) return spira__nomem(ctx, "SpMV plan", sizeof *p);
     p->ctx = ctx;
     p->fmt = f;
+    spira_status s;
     double t0 = spira__now_ms();
-    spira_status s = f->convert(ctx, A, opts, &p->layout);
-    double t1 = spira__now_ms();
-    p->convert_ms = t1 - t0;
-    if (s == SPIRA_OK) {
-        p->bytes = f->bytes(p->layout);
-        if (gpu) {
-            s = spira__dev_create(ctx, f->gpu, f->name, p->layout, &p->dev);
-            if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
-            p->upload_ms = spira__now_ms() - t1;
+    if (gpu && dA && f->gpu->build) { /* converted on the GPU: no host layout */
+        s = spira__dev_build(ctx, f->gpu, f->name, A, dA, opts, &p->dev, &p->bytes);
+        if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
+        p->convert_ms = spira__now_ms() - t0;
+        p->on_device = 1;
+    } else {
+        s = f->convert(ctx, A, opts, &p->layout);
+        double t1 = spira__now_ms();
+        p->convert_ms = t1 - t0;
+        if (s == SPIRA_OK) {
+            p->bytes = f->bytes(p->layout);
+            if (gpu) {
+                s = spira__dev_create(ctx, f->gpu, f->name, p->layout, dA ? A : NULL, dA,
+                                      &p->dev);
+                if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
+                p->upload_ms = spira__now_ms() - t1;
+            }
         }
     }
     if (s != SPIRA_OK) {
@@ -50,6 +61,44 @@ spira_status spira__plan_build(spira_context ctx, const char *kind, const spira_
         return s;
     }
     *out = p;
+    return SPIRA_OK;
+}
+
+#define CSR_DEVICE_KEY "csr:device"
+
+static void csr_dev_entry_destroy(void *dev)
+{
+    spira__csr_dev_entry *e = (spira__csr_dev_entry *)dev;
+    spira__dev_destroy(e->ctx, spira__csr_scalar_format.gpu, e->dev);
+    spira__free(e);
+}
+
+/* Cached in A before any plan that borrows it, so A's destroy (newest entry first) frees
+ * those plans before it; the key is never dropped while A lives. */
+spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, double *upload_ms)
+{
+    *dA = NULL;
+    if (upload_ms) *upload_ms = 0;
+    spira_context ctx = A->ctx;
+    if (ctx->backend != SPIRA_BACKEND_CUDA || ctx->host_convert) return SPIRA_OK;
+    spira__cache_entry *e = spira__matrix_cache_find(A, CSR_DEVICE_KEY);
+    if (!e) {
+        const double t0 = spira__now_ms();
+        spira__csr_dev_entry *c;
+        SPIRA__TRY(spira__alloc(ctx, (void **)&c, 1, sizeof *c, "device CSR entry"));
+        c->ctx = ctx;
+        spira_status s = spira__dev_create(ctx, spira__csr_scalar_format.gpu, "CSR", &A->csr,
+                                           NULL, NULL, &c->dev);
+        if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
+        if (s != SPIRA_OK) {
+            csr_dev_entry_destroy(c);
+            return s;
+        }
+        const double ms = spira__now_ms() - t0;
+        SPIRA__TRY(spira__matrix_cache_put(A, CSR_DEVICE_KEY, c, csr_dev_entry_destroy, ms, &e));
+        if (upload_ms) *upload_ms = ms;
+    }
+    *dA = (const spira__csr_dev *)((spira__csr_dev_entry *)e->plan)->dev;
     return SPIRA_OK;
 }
 
@@ -117,8 +166,13 @@ spira_status spira__spmv_plan_get(spira_matrix A, spira__spmv_plan **plan)
     if (!e) {
         const spira__format *f;
         SPIRA__TRY(spira__format_get(A->ctx, spira__matrix_format(A), &f));
+        const spira__csr_dev *dA = NULL;
+        double upload_ms = 0; /* the device CSR's, when this plan is the first to need it */
+        if (f->gpu && (f->gpu->build || f->gpu->shares_csr))
+            SPIRA__TRY(spira__matrix_csr_dev(A, &dA, &upload_ms));
         spira__spmv_plan *p = NULL;
-        SPIRA__TRY(spira__plan_build(A->ctx, "SpMV", f, &A->csr, A->format_opts, &p));
+        SPIRA__TRY(spira__plan_build(A->ctx, "SpMV", f, &A->csr, dA, A->format_opts, &p));
+        p->upload_ms += upload_ms;
         p->multiplies = &A->multiplies;
         SPIRA__TRY(spira__matrix_cache_put(A, key, p, spira__plan_destroy,
                                            p->convert_ms + p->upload_ms, &e));

@@ -8,6 +8,8 @@
 
 #include "format.h"
 
+typedef struct spira__csr_dev spira__csr_dev; /* csr_gpu.cuh */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,19 +31,33 @@ const spira__format *spira__format_at(int i);
 typedef struct {
     spira_context ctx;
     const spira__format *fmt;
-    void *layout;
+    void *layout;        /* NULL when the plan was converted on the GPU */
     void *dev;           /* NULL on the CPU backend */
+    int on_device;       /* converted on the GPU (format_gpu.build) */
     size_t bytes;
-    double convert_ms;   /* host analysis + conversion */
-    double upload_ms;    /* device allocation + copy (0 on the CPU) */
+    double convert_ms;   /* analysis + conversion, on the host or (on_device) the GPU */
+    double upload_ms;    /* device allocation + copy (0 on the CPU), the matrix's device
+                          * CSR's included in the plan that made it */
     int64_t *multiplies; /* the matrix's count, one more at every apply (NULL: none) */
 } spira__spmv_plan;
 
-/* A plan of format f (kind: "SpMV" or "GF(2)", for messages) for A with options opts:
- * convert, then on the CUDA backend the device handle. */
+/* A plan of format f (kind: "SpMV" or "GF(2)", for messages) for A with options opts: on
+ * the CUDA backend, built on the GPU from dA (A's device copy) when f can, else converted on
+ * the host and uploaded (a CSR-family upload borrowing dA's arrays; dA NULL: none). */
 spira_status spira__plan_build(spira_context ctx, const char *kind, const spira__format *f,
-                               const spira__csr *A, const char *opts, spira__spmv_plan **out);
+                               const spira__csr *A, const spira__csr_dev *dA, const char *opts,
+                               spira__spmv_plan **out);
 void spira__plan_destroy(void *plan); /* NULL is fine */
+
+/* A's canonical CSR on the device, uploaded at the first call and cached in A for every
+ * plan built from it (the CSR family borrows it, the GPU conversions read it); *upload_ms
+ * what uploading took now (0: cached). NULL on the CPU backend and in a context that
+ * converts on the host. */
+typedef struct {
+    spira_context ctx;
+    void *dev; /* a spira__csr_dev handle (device.h) */
+} spira__csr_dev_entry;
+spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, double *upload_ms);
 
 /* The plan of A's selected format, built on first call. */
 spira_status spira__spmv_plan_get(spira_matrix A, spira__spmv_plan **plan);

@@ -7,11 +7,19 @@
 
 #include <stdio.h>
 
+/* Large uploads go through two pinned staging buffers of STAGE_BYTES: every host core
+ * copies a chunk into one while the copy engine moves the other, where a pageable copy
+ * runs at what the driver's own staging and one core allow (4.4-7.2 GB/s on the H100,
+ * bench/results/2026-11-23-h100-spmv). */
+#define STAGE_BYTES ((size_t)4 << 20)
+
 struct spira_cuda_ctx {
     cudaStream_t stream;
     cublasHandle_t cublas;
     cusparseHandle_t cusparse; /* created on first use */
     void *scratch;             /* SPIRA__CUDA_SCRATCH_BYTES, for fused.cu's reductions */
+    void *stage[2];            /* pinned, STAGE_BYTES each; NULL: uploads are pageable */
+    cudaEvent_t staged[2];     /* stage[i]'s last copy to the device is done */
 };
 
 struct spira_cuda_timer {
@@ -26,6 +34,30 @@ extern "C" int spira__cuda_device_count(void)
         return 0;
     }
     return n;
+}
+
+static void stage_fini(spira_cuda_ctx *c)
+{
+    for (int i = 0; i < 2; i++) {
+        if (c->staged[i]) cudaEventDestroy(c->staged[i]);
+        if (c->stage[i]) cudaFreeHost(c->stage[i]);
+        c->staged[i] = NULL;
+        c->stage[i] = NULL;
+    }
+}
+
+/* The staging buffers, or none: without them uploads are slower, not wrong, so a failure
+ * here (pinned memory is a limited resource) is not the context's. */
+static void stage_init(spira_cuda_ctx *c)
+{
+    for (int i = 0; i < 2; i++) {
+        if (cudaHostAlloc(&c->stage[i], STAGE_BYTES, cudaHostAllocDefault) != cudaSuccess ||
+            cudaEventCreateWithFlags(&c->staged[i], cudaEventDisableTiming) != cudaSuccess) {
+            cudaGetLastError();
+            stage_fini(c);
+            return;
+        }
+    }
 }
 
 extern "C" spira_status spira__cuda_init(spira_context ctx)
@@ -67,6 +99,7 @@ extern "C" spira_status spira__cuda_init(spira_context ctx)
                                __FILE__, __LINE__);
         ctx->device_budget = free_b;
     }
+    if (s == SPIRA_OK) stage_init(c);
     if (s != SPIRA_OK) spira__cuda_fini(ctx);
     return s;
 }
@@ -76,6 +109,7 @@ extern "C" void spira__cuda_fini(spira_context ctx)
     spira_cuda_ctx *c = ctx->cuda;
     if (!c) return;
     spira__cuda_free(ctx, c->scratch);
+    stage_fini(c);
     if (c->cusparse) cusparseDestroy(c->cusparse);
     if (c->cublas) cublasDestroy(c->cublas);
     if (c->stream) cudaStreamDestroy(c->stream);
@@ -143,9 +177,32 @@ extern "C" void spira__cuda_free(spira_context ctx, void *dp)
 extern "C" spira_status spira__cuda_upload(spira_context ctx, void *d, const void *s, size_t b)
 {
     /* synchronous with respect to the host buffer, which the caller may free at once */
-    SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyHostToDevice, ctx->cuda->stream));
-    SPIRA__CUDA(ctx, cudaStreamSynchronize(ctx->cuda->stream));
-    return SPIRA_OK;
+    spira_cuda_ctx *c = ctx->cuda;
+    if (!c->stage[0] || b < 2 * STAGE_BYTES) {
+        SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyHostToDevice, c->stream));
+        SPIRA__CUDA(ctx, cudaStreamSynchronize(c->stream));
+        return SPIRA_OK;
+    }
+    spira_status st = SPIRA_OK;
+    for (size_t at = 0, i = 0; at < b && st == SPIRA_OK; at += STAGE_BYTES, i ^= 1) {
+        const size_t n = b - at < STAGE_BYTES ? b - at : STAGE_BYTES;
+        /* the copy that last read this buffer, two chunks ago, must be done */
+        st = spira__cuda_status(ctx, cudaEventSynchronize(c->staged[i]), "cudaEventSynchronize",
+                                __FILE__, __LINE__);
+        if (st != SPIRA_OK) break;
+        spira__memcpy_parallel(c->stage[i], (const char *)s + at, n);
+        st = spira__cuda_status(ctx, cudaMemcpyAsync((char *)d + at, c->stage[i], n,
+                                                     cudaMemcpyHostToDevice, c->stream),
+                                "cudaMemcpyAsync", __FILE__, __LINE__);
+        if (st == SPIRA_OK)
+            st = spira__cuda_status(ctx, cudaEventRecord(c->staged[i], c->stream),
+                                    "cudaEventRecord", __FILE__, __LINE__);
+    }
+    /* also on failure: nothing may still be reading the buffers when this returns */
+    cudaError_t e = cudaStreamSynchronize(c->stream);
+    if (e != cudaSuccess) cudaGetLastError();
+    if (st == SPIRA_OK) st = spira__cuda_status(ctx, e, "cudaStreamSynchronize", __FILE__, __LINE__);
+    return st;
 }
 
 extern "C" spira_status spira__cuda_clone(spira_context ctx, void **dst, const void *src,

@@ -171,7 +171,7 @@ spira_status spira__gf2_plan_get(spira_gf2_matrix M, int words, spira__gf2_plan 
         char opts[sizeof M->format_opts + 16];
         snprintf(opts, sizeof opts, "%s%swords=%d", M->format_opts, M->format_opts[0] ? "," : "",
                  words);
-        SPIRA__TRY(spira__plan_build(M->ctx, "GF(2)", f, &M->pattern, opts, p));
+        SPIRA__TRY(spira__plan_build(M->ctx, "GF(2)", f, &M->pattern, NULL, opts, p));
     }
     *plan = *p;
     return SPIRA_OK;
