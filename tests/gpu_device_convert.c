@@ -22,9 +22,24 @@ static spira_context deterministic(int host_convert)
 {
     spira_context c;
     spira_context_opts o = {.backend = SPIRA_BACKEND_CUDA, .deterministic = 1};
-    ck_assert_int_eq(spira_context_create(&c, &o), SPIRA_OK);
+    spira_status s = spira_context_create(&c, &o);
+    ck_assert_msg(s == SPIRA_OK, "deterministic CUDA context: %s", spira_last_error(c));
     c->host_convert = host_convert;
     return c;
+}
+
+/* the case's two contexts, made once before its tests (an unchecked fixture) */
+static void contexts_make(void)
+{
+    dev_ctx = deterministic(0);
+    host_ctx = deterministic(1);
+}
+
+static void contexts_free(void)
+{
+    spira_context_destroy(dev_ctx);
+    spira_context_destroy(host_ctx);
+    dev_ctx = host_ctx = NULL;
 }
 
 /* y = alpha A x + beta y0 with A's plan of (name, opts); *status the plan's; y NULL: none */
@@ -141,17 +156,10 @@ END_TEST
 
 TCase *tu_gpu_device_convert_tcase(void)
 {
-    dev_ctx = deterministic(0);
-    host_ctx = deterministic(1);
     TCase *tc = tcase_create("conversion on the GPU");
     tcase_set_timeout(tc, 300);
+    tcase_add_unchecked_fixture(tc, contexts_make, contexts_free);
     tcase_add_loop_test(tc, gpu_device_convert_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_device_convert_bundled, 0, tu_nbundled);
     return tc;
-}
-
-void tu_gpu_device_convert_done(void)
-{
-    spira_context_destroy(dev_ctx);
-    spira_context_destroy(host_ctx);
 }

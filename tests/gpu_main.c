@@ -887,7 +887,6 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    tu_gpu_device_convert_done();
     spira_context_destroy(gpu);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

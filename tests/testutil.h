@@ -130,8 +130,7 @@ spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri
                     const int32_t *ci, const double *v, spira_dtype t);
 
 /* check_gpu's case comparing the conversions on the GPU with the host's
- * (gpu_device_convert.c): made with its own two contexts, freed by _done. */
+ * (gpu_device_convert.c), with two contexts of its own. */
 TCase *tu_gpu_device_convert_tcase(void);
-void tu_gpu_device_convert_done(void);
 
 #endif
