@@ -1,4 +1,4 @@
-EXTRA_DIST += bench/cupy_cg.py
+EXTRA_DIST += bench/cupy_cg.py bench/host-crossover.sh
 # bench/: the SpMV benchmark scripts (run on the GPU machine; results go under bench/results/)
 EXTRA_DIST += bench/run-spmv.sh bench/plot-spmv.py
 # Benchmarks: built by `make check`, run by hand (timing never lives in tests).

@@ -217,6 +217,9 @@ int main(int argc, char **argv)
         cli_check(ctx, s, "solving");
     printf("  solver      %s, preconditioner %s, SpMV format %s\n", solver_name, precond_name,
            info.format);
+    if (info.reason != SPIRA_STOPPED_ERROR && info.backend != spira_context_backend(ctx))
+        printf("  iterated    on the %s: %s\n", info.backend == SPIRA_BACKEND_CPU ? "CPU" : "GPU",
+               info.backend_reason);
     spira_matrix_get_info(A, &mi); /* auto chose at the solve, for the multiplies it expected */
     if (mi.format_reason[0])
         printf("  format      %s (chosen in %.3f ms)\n", mi.format_reason, mi.select_ms);

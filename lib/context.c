@@ -39,6 +39,7 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown backend %d", (int)o.backend);
     if (o.backend == SPIRA_BACKEND_CPU) return SPIRA_OK;
     ctx->backend = SPIRA_BACKEND_CUDA;
+    ctx->chosen = o.backend == SPIRA_BACKEND_AUTO;
     spira_status s = spira__cuda_init(ctx);
     if (s == SPIRA_OK) return SPIRA_OK;
     ctx->backend = SPIRA_BACKEND_CPU;
@@ -53,9 +54,32 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     return SPIRA_OK;
 }
 
+spira_status spira__context_host(spira_context ctx, spira_context *host)
+{
+    *host = ctx;
+    if (ctx->backend == SPIRA_BACKEND_CPU) return SPIRA_OK;
+    if (!ctx->host) {
+        spira_context_opts o = {.backend = SPIRA_BACKEND_CPU,
+                                .deterministic = ctx->deterministic,
+                                .max_bytes = ctx->host_budget};
+        spira_context h;
+        spira_status s = spira_context_create(&h, &o);
+        if (s != SPIRA_OK) {
+            spira__error(ctx, s, "the CPU context beside this one: %s", spira_last_error(h));
+            spira_context_destroy(h);
+            return s;
+        }
+        h->budget_why = ctx->budget_why; /* its limit is this context's */
+        ctx->host = h;
+    }
+    *host = ctx->host;
+    return SPIRA_OK;
+}
+
 void spira_context_destroy(spira_context ctx)
 {
     if (!ctx) return;
+    spira_context_destroy(ctx->host);
     if (ctx->cuda) spira__cuda_fini(ctx);
     spira__free(ctx);
 }

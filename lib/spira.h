@@ -303,6 +303,12 @@ typedef struct {
     int stagnation_window;     /* stop (SPIRA_STOPPED_STAGNATION) when ||r|| has not gone below
                                   0.99 times its best for this many iterations; >= 1
                                   (>= maxit: never); 0 means 1000 */
+    spira_backend backend;     /* where the iterations run. AUTO (0): on the context's backend,
+                                  except that a CUDA context the library chose (created with
+                                  SPIRA_BACKEND_AUTO) solves small systems on the host when its
+                                  crossover model says that is faster (solvers/host_solve.c);
+                                  CPU: on the host (b and x are copied over and back); CUDA:
+                                  on the GPU (a CPU context refuses it) */
 } spira_solve_opts;
 
 typedef struct {
@@ -316,6 +322,8 @@ typedef struct {
     double precond_shift;      /* ILU(0)/IC(0): alpha when the factor is of the shifted
                                   A + alpha diag(A) (its pivots were not all nonzero, or for
                                   symmetric A with a positive diagonal not all > 0); else 0 */
+    spira_backend backend;     /* where the iterations ran (CPU or CUDA) */
+    const char *backend_reason;/* why there, in words (a static string) */
 } spira_solve_info;
 
 /* Solve A x = b. opts may be NULL (defaults); info may be NULL. Returns SPIRA_OK when

@@ -40,8 +40,15 @@ struct spira_context_s {
      * reference does, instead of converting on the GPU (set by the tests that compare the
      * two, and by benchmarks that measure the host conversions). */
     int host_convert;
+    int chosen;             /* the backend was AUTO's choice, not the caller's */
+    struct spira_context_s *host; /* a CPU context beside a CUDA one, for the solves that
+                                   * run on the host (solvers/host_solve.c); made on first
+                                   * use, destroyed with this one */
     struct spira_cuda_ctx *cuda;
 };
+
+/* ctx itself on the CPU backend, else its CPU companion (made now if need be). */
+spira_status spira__context_host(spira_context ctx, spira_context *host);
 
 /* Record a failure: formats the message into ctx (may be NULL) and returns s. */
 spira_status spira__error(spira_context ctx, spira_status s, const char *fmt, ...)

@@ -5,6 +5,7 @@
  * from it), and spira_solve, which is the two around one right-hand side.
  */
 #include "solver.h"
+#include "host_solve.h"
 
 #include <limits.h>
 #include <math.h>
@@ -26,6 +27,9 @@ struct spira_solver_s {
     int nwork;          /* vectors of e.work made */
     spira_vector r;     /* b - A x after each round */
     double setup_ms;    /* the setup not yet reported by a solve (the first one reports it) */
+    int on_host;        /* the solves run on the host beside a CUDA context (host_solve.c) */
+    spira__host_solver host;
+    const char *where;  /* why they run where they do (static) */
 };
 
 const char *spira_reason_string(spira_reason r)
@@ -175,13 +179,21 @@ spira_status spira_solver_create(spira_solver_type type, spira_matrix A,
     spira_solve_opts o = {0};
     if (opts) o = *opts;
     SPIRA__TRY(resolve_opts(A->ctx, &o));
+    /* an iteration's multiplies and preconditioner applies, for where it runs */
+    const int precond = t->has_own_precond || o.precond != SPIRA_PRECOND_NONE;
+    const int applies = (type == SPIRA_SOLVER_BICGSTAB ? 2 : 1) * (precond ? 2 : 1);
+    int on_host;
+    const char *where;
+    SPIRA__TRY(spira__host_solve_where(A, &o, applies, &on_host, &where));
     spira_solver S = spira__calloc(1, sizeof *S);
     if (!S) return spira__nomem(A->ctx, "solver", sizeof *S);
     S->e.ctx = A->ctx;
     S->e.A = A;
     S->e.type = t;
     S->o = o;
-    spira_status s = setup(S);
+    S->on_host = on_host;
+    S->where = where;
+    spira_status s = on_host ? spira__host_solver_create(type, A, &o, &S->host) : setup(S);
     if (s != SPIRA_OK) {
         spira__free(S);
         return s;
@@ -194,6 +206,7 @@ void spira_solver_destroy(spira_solver S)
 {
     if (!S) return;
     teardown(S);
+    spira__host_solver_destroy(&S->host);
     spira__free(S);
 }
 
@@ -242,6 +255,14 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
     info->reason = SPIRA_STOPPED_ERROR;
     if (!S) return SPIRA_ERR_INVALID_ARG;
     SPIRA__TRY(check_vectors(S->e.type, S->e.A, b, x));
+    if (S->on_host) {
+        spira_status s = spira__host_solver_solve(&S->host, b, x, S->o.use_initial_guess, info);
+        info->backend = SPIRA_BACKEND_CPU;
+        info->backend_reason = S->where;
+        return s;
+    }
+    info->backend = S->e.ctx->backend;
+    info->backend_reason = S->where;
     spira__solve_env *e = &S->e;
     e->info = info;
     e->o = S->o;

@@ -830,6 +830,80 @@ START_TEST(gpu_two_threads)
 }
 END_TEST
 
+/* A context whose backend the library chose solves small systems on the host, with the
+ * bits a CPU context gives (the same code on the same copy of A), and large ones on the
+ * GPU; spira_solve_opts.backend forces either; an error on the host reaches the caller's
+ * context; nothing is left when the matrix and context go. */
+START_TEST(gpu_small_solves_on_host)
+{
+    const long live = spira__alloc_live();
+    spira_context chosen, cpu = tu_cpu();
+    spira_context_opts co = {.backend = SPIRA_BACKEND_AUTO};
+    ck_assert_int_eq(spira_context_create(&chosen, &co), SPIRA_OK);
+    ck_assert_int_eq(spira_context_backend(chosen), SPIRA_BACKEND_CUDA);
+    spira_matrix A, C, L;
+    ck_assert_int_eq(spira_matrix_read_mm(chosen, tu_data("bcsstk01.mtx"), SPIRA_R64, &A), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_read_mm(cpu, tu_data("bcsstk01.mtx"), SPIRA_R64, &C), SPIRA_OK);
+    spira_vector xt, x, xc, xct;
+    spira_vector b = tu_rhs(A, &xt, tu_seed()), bc = tu_rhs(C, &xct, tu_seed());
+    ck_assert_int_eq(spira_vector_create(chosen, 48, SPIRA_R64, &x), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(cpu, 48, SPIRA_R64, &xc), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(x, NAN), SPIRA_OK); /* written whole, never read */
+    spira_solve_opts o = {.rtol = 1e-10, .precond = SPIRA_PRECOND_JACOBI};
+    spira_solve_info info, ic;
+    ck_assert_msg(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info) == SPIRA_OK, "%s",
+                  spira_last_error(chosen));
+    ck_assert_int_eq(info.backend, SPIRA_BACKEND_CPU);
+    ck_assert_ptr_nonnull(strstr(info.backend_reason, "small system"));
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, C, bc, xc, &o, &ic), SPIRA_OK);
+    ck_assert_int_eq(info.iterations, ic.iterations);
+    double h[48], hc[48];
+    ck_assert_int_eq(spira_vector_get(x, h), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_get(xc, hc), SPIRA_OK);
+    ck_assert_mem_eq(h, hc, sizeof h);
+    /* forced onto the GPU: the same answer to tolerance, on the device */
+    o.backend = SPIRA_BACKEND_CUDA;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
+    ck_assert_int_eq(info.backend, SPIRA_BACKEND_CUDA);
+    ck_assert_double_le(tu_max_err(x, xt), 1e-3);
+    /* the host's error is the caller's: CG on an indefinite matrix, forced to the host */
+    o.backend = SPIRA_BACKEND_CPU;
+    o.precond = SPIRA_PRECOND_NONE;
+    spira_matrix N;
+    const int32_t ri[] = {0, 1}, ci[] = {0, 1};
+    const double v[] = {1, -1};
+    N = tu_coo(chosen, 2, 2, ri, ci, v, SPIRA_R64);
+    spira_vector b2, x2;
+    ck_assert_int_eq(spira_vector_create(chosen, 2, SPIRA_R64, &b2), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(chosen, 2, SPIRA_R64, &x2), SPIRA_OK);
+    const double hb[2] = {1, 1};
+    ck_assert_int_eq(spira_vector_set(b2, hb), SPIRA_OK);
+    spira_status s = spira_solve(SPIRA_SOLVER_CG, N, b2, x2, &o, &info);
+    ck_assert_int_eq(s, SPIRA_ERR_BREAKDOWN);
+    ck_assert_int_eq(info.backend, SPIRA_BACKEND_CPU);
+    tu_assert_error_has(chosen, "BiCGSTAB");
+    /* a large system stays on the GPU */
+    ck_assert_int_eq(spira_matrix_laplacian(chosen, 2, 400, SPIRA_R64, &L), SPIRA_OK);
+    spira_vector bl, xl;
+    ck_assert_int_eq(spira_vector_create(chosen, 160000, SPIRA_R64, &bl), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(chosen, 160000, SPIRA_R64, &xl), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(bl, 1.0), SPIRA_OK);
+    o = (spira_solve_opts){.rtol = 1e-6, .maxit = 5};
+    s = spira_solve(SPIRA_SOLVER_CG, L, bl, xl, &o, &info);
+    ck_assert_int_eq(s, SPIRA_ERR_NOT_CONVERGED);
+    ck_assert_int_eq(info.backend, SPIRA_BACKEND_CUDA);
+    spira_vector_destroy(b), spira_vector_destroy(bc), spira_vector_destroy(x);
+    spira_vector_destroy(xc), spira_vector_destroy(xt), spira_vector_destroy(xct);
+    spira_vector_destroy(b2), spira_vector_destroy(x2), spira_vector_destroy(bl);
+    spira_vector_destroy(xl);
+    spira_matrix_destroy(A), spira_matrix_destroy(C), spira_matrix_destroy(N);
+    spira_matrix_destroy(L);
+    spira_context_destroy(chosen);
+    spira_context_destroy(cpu);
+    ck_assert_int_eq(spira__alloc_live(), live);
+}
+END_TEST
+
 /* With a deterministic context every GPU format gives the same bits 20 times. */
 START_TEST(gpu_bitwise_reproducible)
 {
@@ -879,6 +953,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_nth_allocation_fails, 0, 4);
     tcase_add_test(tc, gpu_two_threads);
     tcase_add_test(tc, gpu_bitwise_reproducible);
+    tcase_add_test(tc, gpu_small_solves_on_host);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tu_gpu_gf2_bw_tcase(gpu));
     suite_add_tcase(s, tu_gpu_device_convert_tcase());

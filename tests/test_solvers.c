@@ -285,6 +285,8 @@ START_TEST(solve_opts_checked)
         {{.damping = -1}, "spira_solve_opts.damping = -1"},
         {{.damping = NAN}, "spira_solve_opts.damping = nan"},
         {{.history_len = -1}, "spira_solve_opts.history_len = -1"},
+        {{.backend = SPIRA_BACKEND_CUDA}, "spira_solve_opts.backend = CUDA in a context on the CPU"},
+        {{.backend = (spira_backend)7}, "spira_solve_opts.backend = 7: unknown backend"},
     };
     spira_solve_info info;
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -299,6 +301,12 @@ START_TEST(solve_opts_checked)
     spira_solve_opts o = {0};
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
     ck_assert_double_le(info.rel_residual, 1e-8);
+    ck_assert_int_eq(info.backend, SPIRA_BACKEND_CPU); /* where it ran, and why */
+    ck_assert_str_eq(info.backend_reason, "the context's backend");
+    o.backend = SPIRA_BACKEND_CPU; /* the host, asked for: the context's own backend */
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
+    ck_assert_int_eq(info.backend, SPIRA_BACKEND_CPU);
+    o.backend = SPIRA_BACKEND_AUTO;
     /* a tolerance of exactly 0: the iteration limit stops it */
     o.rtol = SPIRA_TOL_ZERO;
     o.maxit = 5;
