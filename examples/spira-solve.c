@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "  --precision s|d     single or double (default d)\n"
             "  --tol X             relative tolerance on ||b - Ax|| / ||b|| (default 1e-8)\n"
             "  --maxit N           iteration limit (default 10000)\n"
+            "  --dtol X            stop as diverged when ||r|| > X max(||b||, ||r0||)\n"
+            "                      (X > 1, default 1e5; inf: never)\n"
             "  --monitor K         print the residual every K iterations\n"
             "  --output FILE       write x as a Matrix Market array\n"
             "  --repeat N          solve N times (x from zero each time) and report the\n"
@@ -113,7 +115,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"laplacian", required_argument, 0, 'L'}, {"damping", required_argument, 0, 'w'},
         {"degree", required_argument, 0, 'g'},  {"drop-tol", required_argument, 0, 'd'},
         {"fill", required_argument, 0, 'F'},    {"repeat", required_argument, 0, 'r'},
-        {"help", no_argument, 0, 'h'},
+        {"dtol", required_argument, 0, 'D'},    {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     *a = (solve_args){.solver_name = "cg", .copts = {.backend = SPIRA_BACKEND_AUTO},
                       .dtype = SPIRA_R64, .repeat = 1};
@@ -137,6 +139,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
             if (o->rtol == 0) o->rtol = SPIRA_TOL_ZERO;
             break;
         case 'm': o->maxit = (int)cli_int("--maxit", optarg, 1, INT_MAX); break;
+        case 'D': /* "inf": never stop for divergence */
+            o->dtol = !strcmp(optarg, "inf") ? INFINITY
+                                             : cli_real("--dtol", optarg, 1, 1, INFINITY, 0, "or inf");
+            break;
         case 'M': a->every = (int)cli_int("--monitor", optarg, 1, INT_MAX); break;
         case 'o': a->output = optarg; break;
         case 'r': a->repeat = (int)cli_int("--repeat", optarg, 1, 1000000); break;

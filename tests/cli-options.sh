@@ -59,6 +59,16 @@ bad spira-solve "no matrix"
 run 1 "not converged in 3 iterations" $bin/spira-solve $lap --tol 0 --maxit 3
 grep -q "iteration limit reached after 3 iterations" "$out" ||
     { echo "FAIL: --tol 0 --maxit 3 did not run 3 iterations"; fails=$((fails + 1)); }
+# --dtol: > 1 or inf; a small one stops a solve whose residual grows (Jacobi on a matrix
+# that is not diagonally dominant)
+bad spira-solve "--dtol '1': want a finite number > 1 (or inf)" $lap --dtol 1
+bad spira-solve "--dtol 'nan'" $lap --dtol nan
+bad spira-solve "--dtol '-inf'" $lap --dtol -inf
+$bin/spira-solve $lap --dtol inf >/dev/null 2>&1 || { echo "FAIL: --dtol inf refused"; fails=$((fails + 1)); }
+nd=$(mktemp)
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1\n1 2 3\n2 1 3\n2 2 1\n' >"$nd"
+run 1 "diverged" $bin/spira-solve "$nd" --solver jacobi --dtol 10
+rm -f "$nd"
 # a format option's error is --format's, and no report follows an error
 run 1 "spira-solve: --format ell:max_fill=zz: SPIRA_ERR_INVALID_ARG" \
     $bin/spira-solve $lap --format ell:max_fill=zz
