@@ -35,11 +35,6 @@ static size_t cusparse_bytes(const void *layout)
     return spira__csr_layout_bytes(((const spira__cusparse_layout *)layout)->csr);
 }
 
-static void cusparse_destroy(void *layout)
-{
-    spira__free(layout);
-}
-
 extern const spira__format_gpu spira__cusparse_gpu;
 
 const spira__format spira__cusparse_format = {
@@ -50,6 +45,6 @@ const spira__format spira__cusparse_format = {
     .options = "alg",
     .convert = cusparse_convert,
     .bytes = cusparse_bytes,
-    .destroy = cusparse_destroy,
+    .destroy = spira__free, /* the layout is one block */
     .gpu = SPIRA__GPU(&spira__cusparse_gpu),
 };

@@ -43,11 +43,6 @@ static size_t lightspmv_bytes(const void *layout)
     return spira__csr_layout_bytes(((const spira__lightspmv *)layout)->csr);
 }
 
-static void lightspmv_destroy(void *layout)
-{
-    spira__free(layout);
-}
-
 extern const spira__format_gpu spira__lightspmv_gpu;
 
 const spira__format spira__lightspmv_format = {
@@ -60,6 +55,6 @@ const spira__format spira__lightspmv_format = {
     .convert = lightspmv_convert,
     .apply = lightspmv_apply,
     .bytes = lightspmv_bytes,
-    .destroy = lightspmv_destroy,
+    .destroy = spira__free, /* the layout is one block */
     .gpu = SPIRA__GPU(&spira__lightspmv_gpu),
 };

@@ -14,11 +14,6 @@
 
 #include <stdio.h>
 
-static void merge_destroy(void *layout)
-{
-    spira__free(layout);
-}
-
 static spira_status merge_convert(spira_context ctx, const spira__csr *A, const char *opts,
                                   void **layout)
 {
@@ -108,7 +103,7 @@ const spira__format spira__merge_format = {
     .convert = merge_convert,
     .apply = merge_apply,
     .bytes = merge_bytes,
-    .destroy = merge_destroy,
+    .destroy = spira__free, /* the layout is one block */
     .stats = merge_stats,
     .gpu = SPIRA__GPU(&spira__merge_gpu),
 };

@@ -44,11 +44,6 @@ static size_t gf2_csr_bytes(const void *layout)
     return ((size_t)A->nrows + 1 + (size_t)A->nnz) * sizeof(int32_t);
 }
 
-static void gf2_csr_destroy(void *layout)
-{
-    spira__free(layout);
-}
-
 extern const spira__format_gpu spira__gf2_csr_gpu;
 
 const spira__format spira__gf2_csr_format = {
@@ -59,6 +54,6 @@ const spira__format spira__gf2_csr_format = {
     .convert = gf2_csr_convert,
     .apply = gf2_csr_apply,
     .bytes = gf2_csr_bytes,
-    .destroy = gf2_csr_destroy,
+    .destroy = spira__free, /* the layout is one block */
     .gpu = SPIRA__GPU(&spira__gf2_csr_gpu),
 };
