@@ -5,17 +5,16 @@
  */
 #include "auto.h"
 #include "cost.h"
+#include "cuda/gateway.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* beyond this many possible diagonals (nrows + ncols - 1) they are not counted: such a
- * matrix is not banded enough for DIA anyway unless it is huge, and the bitmap would be */
-#define MAX_DIAGONALS_COUNTED (INT64_C(1) << 28)
-
-spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__row_stats *s)
+/* What both paths fill before counting; nonzero when A has no rows or no entries, which
+ * leaves nothing to count. */
+static int stats_begin(const spira__csr *A, spira__row_stats *s)
 {
     memset(s, 0, sizeof *s);
     s->nrows = A->nrows;
@@ -23,21 +22,43 @@ spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__
     s->nnz = A->nnz;
     if (A->nrows == 0 || A->nnz == 0) {
         s->dia_fill = s->ell_fill = INFINITY;
-        return SPIRA_OK;
+        return 1;
     }
     s->mean = (double)A->nnz / A->nrows;
-    double sq = 0;
+    return 0;
+}
+
+/* The statistics from the counts both paths make, exact integers, so that the host and the
+ * GPU give the same doubles: the longest row, the sum of the squared row lengths and the
+ * occupied diagonals (-1: not counted). The variance is the mean square less the squared
+ * mean: the cancellation costs about 1e-16 mean^2 / variance, relatively (1e-13 at a
+ * stencil's cv of 0.03). */
+static void stats_finish(const spira__csr *A, int32_t max_row, int64_t sum_sq, int64_t ndiag,
+                         spira__row_stats *s)
+{
+    s->max_row = max_row;
+    const double var = (double)sum_sq / A->nrows - s->mean * s->mean;
+    s->cv = var > 0 ? sqrt(var) / s->mean : 0;
+    s->ell_fill = (double)max_row * A->nrows / (double)A->nnz;
+    s->dia_fill = ndiag < 0 ? INFINITY : (double)ndiag * A->nrows / (double)A->nnz;
+}
+
+spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__row_stats *s)
+{
+    if (stats_begin(A, s)) return SPIRA_OK;
+    int32_t max_row = 0;
+    int64_t sum_sq = 0;
     for (int32_t i = 0; i < A->nrows; i++) {
-        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
-        if (len > s->max_row) s->max_row = len;
-        sq += (len - s->mean) * (len - s->mean);
+        const int64_t len = A->row_ptr[i + 1] - A->row_ptr[i];
+        if (len > max_row) max_row = (int32_t)len;
+        sum_sq += len * len;
     }
-    s->cv = sqrt(sq / A->nrows) / s->mean;
-    s->ell_fill = (double)s->max_row * A->nrows / (double)A->nnz;
     /* occupied diagonals, counted until DIA is certainly out */
     const int64_t span = (int64_t)A->nrows + A->ncols - 1;
-    s->dia_fill = INFINITY;
-    if (span > MAX_DIAGONALS_COUNTED) return SPIRA_OK;
+    if (span > SPIRA__AUTO_DIAGONALS_COUNTED) {
+        stats_finish(A, max_row, sum_sq, -1, s);
+        return SPIRA_OK;
+    }
     uint8_t *seen = NULL;
     SPIRA__TRY(spira__alloc(ctx, (void **)&seen, (size_t)(span + 7) / 8, 1, "auto: diagonal bitmap"));
     memset(seen, 0, (size_t)(span + 7) / 8);
@@ -49,7 +70,22 @@ spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__
             if (!(seen[d >> 3] & (1u << (d & 7)))) seen[d >> 3] |= (uint8_t)(1u << (d & 7)), ndiag++;
         }
     spira__free(seen);
-    s->dia_fill = (double)ndiag * A->nrows / (double)A->nnz;
+    stats_finish(A, max_row, sum_sq, ndiag, s);
+    return SPIRA_OK;
+}
+
+spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
+                                  const spira__csr_dev *dA, spira__row_stats *s)
+{
+    if (stats_begin(A, s)) return SPIRA_OK;
+    spira_status (*const counts)(spira_context, const spira__csr_dev *, int, int32_t *,
+                                 int64_t *, int64_t *) = SPIRA__GPU(spira__row_counts_gpu);
+    if (!counts) return spira__no_cuda(ctx);
+    const int diagonals = (int64_t)A->nrows + A->ncols - 1 <= SPIRA__AUTO_DIAGONALS_COUNTED;
+    int32_t max_row;
+    int64_t sum_sq, ndiag;
+    SPIRA__TRY(counts(ctx, dA, diagonals, &max_row, &sum_sq, &ndiag));
+    stats_finish(A, max_row, sum_sq, ndiag, s);
     return SPIRA_OK;
 }
 
@@ -189,15 +225,24 @@ static spira_status trial(spira_matrix A, char *why, size_t len, double *kept_ms
 #define STATS_KEY "auto:row-stats"
 
 /* A's row statistics, gathered once and cached in A (the rules weigh them again at every
- * solve); *ms gets what gathering them took now (0 if cached). */
+ * solve); *ms gets what gathering them took now (0 if cached). On the CUDA backend they are
+ * counted on the GPU from A's device CSR, uploaded for them if no plan has yet: every
+ * candidate but a host conversion reads it, so the upload is made once, before the choice,
+ * and the cost model leaves it out (cost.h). Its time is not the choice's: the first plan
+ * built from the CSR claims it as its upload (spira__matrix_csr_dev). */
 static spira_status cached_stats(spira_matrix A, const spira__row_stats **out, double *ms)
 {
-    const double t0 = spira__now_ms();
+    double t0 = spira__now_ms();
     spira__cache_entry *e = spira__matrix_cache_find(A, STATS_KEY);
     if (!e) {
+        const spira__csr_dev *dA = NULL; /* none on the CPU backend, nor when converting on
+                                          * the host (ctx->host_convert) */
+        SPIRA__TRY(spira__matrix_csr_dev(A, &dA, NULL));
+        t0 = spira__now_ms();
         spira__row_stats *st = NULL;
         SPIRA__TRY(spira__alloc(A->ctx, (void **)&st, 1, sizeof *st, "auto: row statistics"));
-        spira_status s = spira__row_stats_of(A->ctx, &A->csr, st);
+        spira_status s = dA ? spira__row_stats_dev(A->ctx, &A->csr, dA, st)
+                            : spira__row_stats_of(A->ctx, &A->csr, st);
         if (s != SPIRA_OK) {
             spira__free(st);
             return s;

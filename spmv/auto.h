@@ -39,7 +39,24 @@ typedef struct {
 /* the multiplies expected when no caller says: about one solve of a large PDE problem */
 #define SPIRA__AUTO_MULTIPLIES 1000
 
+/* beyond this many possible diagonals (nrows + ncols - 1) they are not counted (dia_fill is
+ * infinite): such a matrix is not banded enough for DIA anyway unless it is huge, and the
+ * flags would be */
+#define SPIRA__AUTO_DIAGONALS_COUNTED (INT64_C(1) << 28)
+
+/* A's statistics on the host, one thread. */
 spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__row_stats *s);
+/* The same from A's device CSR dA (the CUDA backend; built without CUDA: the "built without
+ * CUDA" refusal): a kernel over the rows and dia's diagonal flags over the nonzeros
+ * (auto_gpu.cu). Equal to spira__row_stats_of's, field for field, except a dia_fill beyond
+ * SPIRA__AUTO_DIA_FILL: the host stops counting there, the GPU counts every diagonal. */
+spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
+                                  const spira__csr_dev *dA, spira__row_stats *s);
+/* The counts behind them, on the GPU (auto_gpu.cu): the longest row, the sum of the squared
+ * row lengths, and if diagonals, the occupied diagonals (else *ndiag = -1). dA has rows and
+ * nonzeros. */
+spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, int diagonals,
+                                   int32_t *max_row, int64_t *sum_sq, int64_t *ndiag);
 /* The choice for a matrix with these statistics and values of value_size bytes, on the CUDA
  * backend (cuda = 1: the cost model's cheapest total over horizon multiplies; bit i of built
  * marks a candidate whose plan is built, which costs no setup) or the CPU one (csr-scalar),

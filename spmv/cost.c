@@ -14,38 +14,53 @@
 #include <string.h>
 
 /* Pageable host-to-device copy of a layout: 4.4 to 7.2 GB/s over the four large matrices'
- * uploads in [spmv], 6.4 the median (cudaMalloc included). */
+ * uploads in [spmv], 6.4 the median (cudaMalloc included). Only host conversions' layouts
+ * are priced with it (the device CSR's upload is left out, cost.h). */
 #define UPLOAD_GBS 6.4
 /* A 32-lane vector's step through one row, in ms: csr-vector took 0.889 ms on arrow
  * (46,500 rows, one of 46,500 entries) in [spmv], 1,453 steps of 32. */
 #define ROW_STEP_MS 0.0006
 #define ROW_LANES 32
 
+/* How a format's plan is set up on the CUDA backend: it borrows the device CSR (the CSR
+ * family), converts on the GPU from it (format_gpu.build), or converts on the host and
+ * uploads its layout. test_formats checks this against the registry in a CUDA build. */
+typedef enum { BORROWS_CSR, BUILDS_ON_GPU, CONVERTS_ON_HOST } setup_kind;
+
 typedef struct {
     const char *name;
-    double convert_ns; /* host conversion per stored slot (padding included), one thread */
-    double fixed_ms;   /* setup beyond the copy */
-    double gbs;        /* effective bandwidth of the kernel on even rows, GB/s */
-    double uneven_gbs; /* the same on uneven rows (cv > 0.5) */
-    double launch_ms;  /* a multiply of a tiny matrix */
-    int row_wait;      /* one vector per row: the longest row bounds the time */
+    setup_kind setup;
+    double convert_ns;  /* CONVERTS_ON_HOST: host conversion per stored slot (padding
+                         * included), one thread */
+    double build_spmvs; /* BUILDS_ON_GPU: the conversion in multiplies of the format */
+    double fixed_ms;    /* setup beyond the conversion and the copy */
+    double gbs;         /* effective bandwidth of the kernel on even rows, GB/s */
+    double uneven_gbs;  /* the same on uneven rows (cv > 0.5) */
+    double launch_ms;   /* a multiply of a tiny matrix */
+    int row_wait;       /* one vector per row: the longest row bounds the time */
 } cost_row;
 
 static const cost_row rows[] = {
     /* no conversion (borrows the CSR); 1,417-1,752 GB/s on the Laplacians and 1,342 on the
      * uniform matrix, 795 on the power-law one; 0.0074-0.0100 ms on matrices under 10^5
      * nonzeros [spmv] */
-    {"csr-vector", 0, 0.05, 1650, 800, 0.0075, 1},
+    {"csr-vector", BORROWS_CSR, 0, 0, 0.05, 1650, 800, 0.0075, 1},
     /* cuSPARSE's CSR: 2.1-4.3 ms of setup on matrices of a few thousand nonzeros (its
      * descriptors and buffer), 1,977-2,100 GB/s on the Laplacians, 1,716 on the power-law
      * matrix, 0.011-0.016 ms on small ones [spmv] */
-    {"cusparse", 0, 3.0, 2100, 1800, 0.012, 0},
+    {"cusparse", BORROWS_CSR, 0, 0, 3.0, 2100, 1800, 0.012, 0},
     /* 272 ms for 23.6e6 slots on 150^3 and 284 ms for 2.0e7 on 2000^2 (11.5-14.2 ns a slot);
      * 2,508-2,533 GB/s on the Laplacians [spmv] */
-    {"ell", 13, 0.05, 2600, 2600, 0.009, 0},
-    /* 334 ms for 2.36e7 slots on 150^3 (the issue's 335) and 316 ms for 2.0e7 on 2000^2
-     * (14.2-15.8 ns); 2,620-2,740 GB/s, 0.0926 ms a multiply on 150^3 [spmv] */
-    {"dia", 14.5, 0.05, 2800, 2800, 0.0085, 0},
+    {"ell", CONVERTS_ON_HOST, 13, 0, 0.05, 2600, 2600, 0.009, 0},
+    /* On the GPU (dia_gpu.cu), 8 multiplies: an estimate, not measured. Its passes: the
+     * diagonal flags over the column indices (about half a multiply's bytes), a reduce and
+     * a select over nrows + ncols bytes, one kernel reading the CSR and writing the layout
+     * (about two multiplies' bytes), and the rest launches, three waits and the layout's
+     * allocation, a few multiplies' worth on a large matrix and more on a small one. (On
+     * the host it took 334 ms for 2.36e7 slots on 150^3 and 316 ms for 2.0e7 on 2000^2,
+     * 14.2-15.8 ns a slot, 3,600 multiplies.) 2,620-2,740 GB/s, 0.0926 ms a multiply on
+     * 150^3 [spmv] */
+    {"dia", BUILDS_ON_GPU, 0, 8, 0.05, 2800, 2800, 0.0085, 0},
 };
 
 int spira__cost_predict(const spira__row_stats *s, const char *format, size_t value_size,
@@ -65,11 +80,15 @@ int spira__cost_predict(const spira__row_stats *s, const char *format, size_t va
         slots = s->nnz ? s->dia_fill * nnz : 0;
         bytes = slots * v + 4 * (s->nrows ? slots / s->nrows : 0);
     }
-    c->convert_ms = slots * r->convert_ns * 1e-6;
-    c->upload_ms = bytes / (UPLOAD_GBS * 1e6) + r->fixed_ms;
     const double gbs = s->cv > 0.5 ? r->uneven_gbs : r->gbs;
     const double stream = r->launch_ms + (bytes + v * ((double)s->nrows + s->ncols)) / (gbs * 1e6);
     const double wait = r->row_wait ? (double)s->max_row / ROW_LANES * ROW_STEP_MS : 0;
     c->multiply_ms = stream > wait ? stream : wait;
+    c->on_device = r->setup == BUILDS_ON_GPU;
+    c->convert_ms = r->setup == BUILDS_ON_GPU      ? r->build_spmvs * c->multiply_ms
+                    : r->setup == CONVERTS_ON_HOST ? slots * r->convert_ns * 1e-6
+                                                   : 0;
+    /* the device CSR's upload is sunk before the choice (cost.h): only a host layout's copy */
+    c->upload_ms = (r->setup == CONVERTS_ON_HOST ? bytes / (UPLOAD_GBS * 1e6) : 0) + r->fixed_ms;
     return 0;
 }

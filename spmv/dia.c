@@ -16,6 +16,14 @@ static void dia_destroy(void *layout)
     spira__free(d);
 }
 
+spira_status spira__dia_check(spira_context ctx, int32_t nrows, int32_t nnz, int64_t ndiag,
+                              long max_fill, int64_t *pitch)
+{
+    *pitch = spira__pitch(nrows);
+    SPIRA__TRY(spira__check_fill(ctx, "dia", "occupied diagonals", ndiag, nrows, nnz, max_fill));
+    return spira__check_slots(ctx, "dia", "occupied diagonals", ndiag, *pitch);
+}
+
 /* Option max_fill=N (default 3): refuse when ndiag * nrows > N * nnz. Conversion uses a
  * temporary map of nrows + ncols - 1 int32 (one per possible diagonal), as CUSP does. */
 static spira_status dia_convert(spira_context ctx, const spira__csr *A, const char *opts,
@@ -36,9 +44,8 @@ static spira_status dia_convert(spira_context ctx, const spira__csr *A, const ch
             int64_t at = (int64_t)A->col_idx[k] - i + A->nrows - 1;
             if (map[at] < 0) map[at] = 0, ndiag++;
         }
-    int64_t pitch = spira__pitch(A->nrows);
-    s = spira__check_fill(ctx, "dia", "occupied diagonals", ndiag, A->nrows, A->nnz, max_fill);
-    if (s == SPIRA_OK) s = spira__check_slots(ctx, "dia", "occupied diagonals", ndiag, pitch);
+    int64_t pitch;
+    s = spira__dia_check(ctx, A->nrows, A->nnz, ndiag, max_fill, &pitch);
     if (s == SPIRA_OK && !(d = spira__calloc(1, sizeof *d)))
         s = spira__nomem(ctx, "DIA layout", sizeof *d);
     size_t es = spira_dtype_size(A->dtype);

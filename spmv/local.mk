@@ -3,6 +3,9 @@ libspira_spmv_la_SOURCES += spmv/options.c spmv/device.c spmv/registry.c spmv/sp
 	spmv/auto.c spmv/cost.c
 noinst_HEADERS += spmv/format.h spmv/options.h spmv/device.h spmv/spmv.h spmv/auto.h \
 	spmv/cost.h
+# on the GPU: auto's row counts, and the occupied diagonals they share with dia's build
+noinst_HEADERS += spmv/diagonals_gpu.cuh
+CUDA_SRCS += spmv/auto_gpu.cu spmv/diagonals_gpu.cu
 # the CSR family
 libspira_spmv_la_SOURCES += spmv/csr.c
 noinst_HEADERS += spmv/csr.h spmv/csr_gpu.cuh

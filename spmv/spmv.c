@@ -94,11 +94,13 @@ spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, do
             csr_dev_entry_destroy(c);
             return s;
         }
-        const double ms = spira__now_ms() - t0;
-        SPIRA__TRY(spira__matrix_cache_put(A, CSR_DEVICE_KEY, c, csr_dev_entry_destroy, ms, &e));
-        if (upload_ms) *upload_ms = ms;
+        c->unclaimed_ms = spira__now_ms() - t0;
+        SPIRA__TRY(spira__matrix_cache_put(A, CSR_DEVICE_KEY, c, csr_dev_entry_destroy,
+                                           c->unclaimed_ms, &e));
     }
-    *dA = (const spira__csr_dev *)((spira__csr_dev_entry *)e->plan)->dev;
+    spira__csr_dev_entry *c = (spira__csr_dev_entry *)e->plan;
+    if (upload_ms) *upload_ms = c->unclaimed_ms, c->unclaimed_ms = 0;
+    *dA = (const spira__csr_dev *)c->dev;
     return SPIRA_OK;
 }
 

@@ -50,12 +50,15 @@ spira_status spira__plan_build(spira_context ctx, const char *kind, const spira_
 void spira__plan_destroy(void *plan); /* NULL is fine */
 
 /* A's canonical CSR on the device, uploaded at the first call and cached in A for every
- * plan built from it (the CSR family borrows it, the GPU conversions read it); *upload_ms
- * what uploading took now (0: cached). NULL on the CPU backend and in a context that
- * converts on the host. */
+ * plan built from it (the CSR family borrows it, the GPU conversions read it). *upload_ms
+ * (NULL: not asked) what uploading took, given once, to the first caller that asks: the
+ * plan it was uploaded for, or the first plan after auto's statistics uploaded it (which
+ * do not ask); 0 after. NULL on the CPU backend and in a context that converts on the
+ * host. */
 typedef struct {
     spira_context ctx;
-    void *dev; /* a spira__csr_dev handle (device.h) */
+    void *dev;           /* a spira__csr_dev handle (device.h) */
+    double unclaimed_ms; /* the upload's time, until a caller asks for it */
 } spira__csr_dev_entry;
 spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, double *upload_ms);
 

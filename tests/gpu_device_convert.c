@@ -7,9 +7,15 @@
  * or refuse alike (same status, same message); and the plan must say where it was built,
  * so a GPU conversion that silently fell back to the host fails here. (Failing allocations
  * in the GPU builds are walked by check_gpu's gpu_nth_allocation_fails, over every format.)
+ * Where the layout is fixed (dia), the device-built arrays are read back and compared with
+ * the host's byte for byte, padding included. auto's row statistics counted on the GPU are
+ * compared with the host's on the same matrices.
  */
 #include "testutil.h"
 #include "spmv.h"
+#include "auto.h"
+#include "dia.h"
+#include "cuda/gateway.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -127,6 +133,96 @@ static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsi
     return runs;
 }
 
+/* The dia plans of (Ad, Ah) with opts: the GPU's arrays read back equal the host's, offsets
+ * and data (padding included) byte for byte, or both refuse alike; 1 if compared. */
+static int dia_layouts_match(spira_matrix Ad, spira_matrix Ah, const char *opts,
+                             const char *label)
+{
+    spira__spmv_plan *pd = NULL, *ph = NULL;
+    spira_status sd = spira_matrix_set_format(Ad, "dia", opts);
+    if (sd == SPIRA_OK) sd = spira__spmv_plan_get(Ad, &pd);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", spira_last_error(dev_ctx));
+    spira_status sh = spira_matrix_set_format(Ah, "dia", opts);
+    if (sh == SPIRA_OK) sh = spira__spmv_plan_get(Ah, &ph);
+    ck_assert_msg(sd == sh, "%s dia:%s: on the GPU %s (%s), on the host %s (%s)", label,
+                  opts ? opts : "", spira_status_name(sd), msg, spira_status_name(sh),
+                  spira_last_error(host_ctx));
+    if (sd != SPIRA_OK) {
+        ck_assert_int_eq(sd, SPIRA_ERR_UNSUPPORTED);
+        ck_assert_str_eq(msg, spira_last_error(host_ctx));
+        return 0;
+    }
+    ck_assert_msg(pd->on_device && !pd->layout, "%s: dia was not built on the GPU", label);
+    const spira__dia *d = (const spira__dia *)pd->dev, *h = (const spira__dia *)ph->layout;
+    ck_assert_msg(d->nrows == h->nrows && d->ncols == h->ncols && d->ndiag == h->ndiag &&
+                      d->pitch == h->pitch && d->dtype == h->dtype,
+                  "%s dia:%s: GPU %d x %d, %d diagonals, pitch %d; host %d x %d, %d, %d", label,
+                  opts ? opts : "", d->nrows, d->ncols, d->ndiag, d->pitch, h->nrows, h->ncols,
+                  h->ndiag, h->pitch);
+    ck_assert_uint_eq(pd->bytes, ph->bytes);
+    const size_t no = (size_t)h->ndiag * sizeof(int32_t);
+    const size_t nd = (size_t)h->ndiag * (size_t)h->pitch * spira_dtype_size(h->dtype);
+    unsigned char *off = malloc(no + 1), *data = malloc(nd + 1);
+    memset(data, 0xa5, nd + 1); /* poisoned: a byte not read back differs */
+    ck_assert_int_eq(spira__cuda_download(dev_ctx, off, d->offsets, no), SPIRA_OK);
+    ck_assert_int_eq(spira__cuda_download(dev_ctx, data, d->data, nd), SPIRA_OK);
+    ck_assert_msg(memcmp(off, h->offsets, no) == 0, "%s dia:%s: offsets differ", label,
+                  opts ? opts : "");
+    for (size_t b = 0; b < nd; b++)
+        ck_assert_msg(data[b] == ((const unsigned char *)h->data)[b],
+                      "%s dia:%s: data byte %zu (diagonal %zu, row %zu) differs", label,
+                      opts ? opts : "", b, b / spira_dtype_size(h->dtype) / (size_t)h->pitch,
+                      b / spira_dtype_size(h->dtype) % (size_t)h->pitch);
+    free(off), free(data);
+    return 1;
+}
+
+/* auto's statistics of Ad (on dev_ctx) counted on the GPU against the host's: every field
+ * the same double, except dia_fill beyond SPIRA__AUTO_DIA_FILL, where the host stops
+ * counting; the GPU's is then the exact count, checked here against a count of our own. */
+static void stats_match(spira_matrix Ad, const char *label)
+{
+    const spira__csr *A = &Ad->csr;
+    const spira__csr_dev *dA = NULL;
+    ck_assert_int_eq(spira__matrix_csr_dev(Ad, &dA, NULL), SPIRA_OK);
+    ck_assert_ptr_nonnull(dA);
+    spira__row_stats h, g;
+    ck_assert_int_eq(spira__row_stats_of(dev_ctx, A, &h), SPIRA_OK);
+    memset(&g, 0x5a, sizeof g);
+    ck_assert_msg(spira__row_stats_dev(dev_ctx, A, dA, &g) == SPIRA_OK, "%s: %s", label,
+                  spira_last_error(dev_ctx));
+    ck_assert_msg(g.nrows == h.nrows && g.ncols == h.ncols && g.nnz == h.nnz &&
+                      g.max_row == h.max_row && memcmp(&g.mean, &h.mean, 8) == 0 &&
+                      memcmp(&g.cv, &h.cv, 8) == 0 && memcmp(&g.ell_fill, &h.ell_fill, 8) == 0,
+                  "%s: GPU max_row %d mean %.17g cv %.17g ell_fill %.17g; host %d %.17g %.17g "
+                  "%.17g", label, g.max_row, g.mean, g.cv, g.ell_fill, h.max_row, h.mean, h.cv,
+                  h.ell_fill);
+    /* the occupied diagonals, counted here in full */
+    const int64_t span = (int64_t)A->nrows + A->ncols - 1;
+    double exact = INFINITY;
+    if (A->nrows && A->nnz && span <= SPIRA__AUTO_DIAGONALS_COUNTED) {
+        unsigned char *seen = calloc((size_t)span, 1);
+        int64_t n = 0;
+        for (int32_t i = 0; i < A->nrows; i++)
+            for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+                const int64_t at = (int64_t)A->col_idx[k] - i + A->nrows - 1;
+                n += !seen[at];
+                seen[at] = 1;
+            }
+        free(seen);
+        exact = (double)n * A->nrows / (double)A->nnz;
+    }
+    ck_assert_msg(memcmp(&g.dia_fill, &exact, 8) == 0, "%s: GPU dia_fill %.17g, exact %.17g",
+                  label, g.dia_fill, exact);
+    if (h.dia_fill <= SPIRA__AUTO_DIA_FILL)
+        ck_assert_msg(memcmp(&g.dia_fill, &h.dia_fill, 8) == 0, "%s: dia_fill GPU %.17g, "
+                      "host %.17g", label, g.dia_fill, h.dia_fill);
+    else
+        ck_assert_msg(g.dia_fill > SPIRA__AUTO_DIA_FILL, "%s: dia_fill GPU %.17g, host %.17g "
+                      "(beyond the limit)", label, g.dia_fill, h.dia_fill);
+}
+
 /* _i: a shape of tu_shapes, float and double */
 START_TEST(gpu_device_convert_shapes)
 {
@@ -136,6 +232,9 @@ START_TEST(gpu_device_convert_shapes)
         spira_matrix Ad = tu_shape_matrix(dev_ctx, &tu_shapes[_i], t, seed);
         spira_matrix Ah = tu_shape_matrix(host_ctx, &tu_shapes[_i], t, seed);
         compare_all(Ad, Ah, tu_shapes[_i].name, seed);
+        dia_layouts_match(Ad, Ah, NULL, tu_shapes[_i].name);
+        dia_layouts_match(Ad, Ah, "max_fill=100000", tu_shapes[_i].name);
+        stats_match(Ad, tu_shapes[_i].name);
         spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
     }
 }
@@ -150,7 +249,40 @@ START_TEST(gpu_device_convert_bundled)
     ck_assert_int_eq(spira_matrix_read_mm(host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
                      SPIRA_OK);
     ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i], tu_seed()), 0);
+    dia_layouts_match(Ad, Ah, "max_fill=100000", tu_bundled[_i]);
+    stats_match(Ad, tu_bundled[_i]);
     spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
+}
+END_TEST
+
+/* _i: the Laplacians DIA is for (2-D and 3-D, float and double) and a band: the device-built
+ * layout equals the host's and is taken, the statistics agree (dia_fill exact on both) */
+START_TEST(gpu_device_convert_stencils)
+{
+    const int dim = _i % 2 ? 3 : 2, n = dim == 3 ? 24 : 150;
+    const spira_dtype t = _i < 2 ? SPIRA_R64 : SPIRA_R32;
+    char label[64];
+    snprintf(label, sizeof label, "%d-D Laplacian %d, %s", dim, n, t == SPIRA_R64 ? "double" : "float");
+    spira_matrix Ad, Ah;
+    ck_assert_int_eq(spira_matrix_laplacian(dev_ctx, dim, n, t, &Ad), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_laplacian(host_ctx, dim, n, t, &Ah), SPIRA_OK);
+    ck_assert_int_eq(dia_layouts_match(Ad, Ah, NULL, label), 1);
+    stats_match(Ad, label);
+    ck_assert_int_gt(compare_all(Ad, Ah, label, tu_seed()), 0);
+    spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
+}
+END_TEST
+
+/* 2^29 columns: too many possible diagonals to flag, so neither path counts them (DIA out),
+ * and the rest of the statistics agree */
+START_TEST(gpu_row_stats_wide)
+{
+    const int32_t ri[3] = {0, 1, 2}, ci[3] = {5, (INT32_C(1) << 29) - 1, 0};
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(dev_ctx, 3, INT32_C(1) << 29, 3, ri, ci, NULL,
+                                           SPIRA_R64, &A), SPIRA_OK);
+    stats_match(A, "3 x 2^29");
+    spira_matrix_destroy(A);
 }
 END_TEST
 
@@ -161,5 +293,7 @@ TCase *tu_gpu_device_convert_tcase(void)
     tcase_add_unchecked_fixture(tc, contexts_make, contexts_free);
     tcase_add_loop_test(tc, gpu_device_convert_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_device_convert_bundled, 0, tu_nbundled);
+    tcase_add_loop_test(tc, gpu_device_convert_stencils, 0, 4);
+    tcase_add_test(tc, gpu_row_stats_wide);
     return tc;
 }
