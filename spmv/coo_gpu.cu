@@ -21,8 +21,14 @@
  * they differ from CSR's in rounding only.
  *
  * y must hold beta*y beforehand (the coo format scales it; hyb's ELL part writes it).
+ *
+ * The conversion on the GPU (spira__coo_dev_build) makes the row indices by expanding row
+ * offsets (rows_gpu.cu: a mark and a max-scan, balanced however long the rows are); for
+ * HYB's remainder the offsets are a scan of the rows' lengths beyond K, and a thread per
+ * entry gathers its column and value from the CSR.
  */
 #include "coo_gpu.cuh"
+#include "rows_gpu.cuh"
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
 
@@ -171,6 +177,35 @@ __global__ void __launch_bounds__(kFixBlock)
     }
 }
 
+/* Entry q of the remainder beyond the first skip of each row: its row i = row[q] starts at
+ * off[i], so it is the CSR's entry rp[i] + skip + (q - off[i]). */
+template <typename T>
+__global__ void __launch_bounds__(kCooBlock)
+    coo_gather_kernel(int n, int skip, const int *__restrict__ row, const int *__restrict__ off,
+                      const int *__restrict__ rp, const int *__restrict__ ci,
+                      const T *__restrict__ v, int *__restrict__ col, T *__restrict__ val)
+{
+    const unsigned stride = gridDim.x * blockDim.x;
+    for (unsigned q = blockIdx.x * blockDim.x + threadIdx.x; q < (unsigned)n; q += stride) {
+        const int i = row[q];
+        const int p = rp[i] + skip + ((int)q - off[i]);
+        col[q] = ci[p];
+        val[q] = v[p];
+    }
+}
+
+template <typename T>
+spira_status coo_gather(spira_context ctx, const spira__csr_dev *dA, int32_t skip,
+                        const int32_t *off, spira__coo_dev *d)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    coo_gather_kernel<T><<<spira__blocks(d->nnz, kCooBlock), kCooBlock, 0, st>>>(
+        d->nnz, skip, d->row, off, dA->row_ptr, dA->col_idx, (const T *)dA->val, d->col,
+        (T *)d->val);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
 template <typename T>
 spira_status resident_warps(spira_context ctx, long long *warps)
 {
@@ -203,35 +238,93 @@ spira_status coo_launch(spira_context ctx, const spira__coo_dev *d, double alpha
 
 } // namespace
 
+/* d's interval (the option's, or one wave of resident warps over d->nnz) and warps, and
+ * the carry scratch they need: the one rule of the upload and the conversion on the GPU. */
+static spira_status coo_dev_size(spira_context ctx, void *dev, long interval, spira__coo_dev *d)
+{
+    d->interval = 32;
+    d->nwarps = 0;
+    if (d->nnz > 0) {
+        if (interval > 0) {
+            d->interval = interval;
+        } else {
+            long long warps = 1;
+            SPIRA__TRY(d->dtype == SPIRA_R64 ? resident_warps<double>(ctx, &warps)
+                                             : resident_warps<float>(ctx, &warps));
+            long long units = ((long long)d->nnz + 31) / 32;
+            d->interval = 32 * ((units + warps - 1) / warps);
+        }
+        d->nwarps = (int32_t)(((long long)d->nnz + d->interval - 1) / d->interval);
+    }
+    const spira__dev_array arrays[] = {
+        {&d->carry_row, NULL, (size_t)d->nwarps * sizeof(int32_t), "COO carry rows"},
+        {&d->carry_val, NULL, (size_t)d->nwarps * spira_dtype_size(d->dtype),
+         "COO carry values"},
+    };
+    return SPIRA__DEV_CLONE(ctx, dev, arrays);
+}
+
 spira_status spira__coo_dev_fill(spira_context ctx, void *dev, const spira__coo *h,
                                  spira__coo_dev *d)
 {
     d->nrows = h->nrows;
     d->nnz = h->nnz;
     d->dtype = h->dtype;
-    size_t es = spira_dtype_size(h->dtype);
-    d->interval = 32;
-    if (h->nnz > 0) {
-        if (h->interval > 0) {
-            d->interval = h->interval;
-        } else {
-            long long warps = 1;
-            SPIRA__TRY(h->dtype == SPIRA_R64 ? resident_warps<double>(ctx, &warps)
-                                             : resident_warps<float>(ctx, &warps));
-            long long units = ((long long)h->nnz + 31) / 32;
-            d->interval = 32 * ((units + warps - 1) / warps);
-        }
-        d->nwarps = (int32_t)(((long long)h->nnz + d->interval - 1) / d->interval);
-    }
-    const size_t ib = (size_t)h->nnz * sizeof(int32_t), vb = (size_t)h->nnz * es;
+    const size_t ib = (size_t)h->nnz * sizeof(int32_t);
     const spira__dev_array arrays[] = {
         {&d->row, h->row, ib, "COO rows"},
         {&d->col, h->col, ib, "COO columns"},
-        {&d->val, h->val, vb, "COO values"},
-        {&d->carry_row, NULL, (size_t)d->nwarps * sizeof(int32_t), "COO carry rows"},
-        {&d->carry_val, NULL, (size_t)d->nwarps * es, "COO carry values"},
+        {&d->val, h->val, (size_t)h->nnz * spira_dtype_size(h->dtype), "COO values"},
     };
-    return SPIRA__DEV_CLONE(ctx, dev, arrays);
+    SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
+    return coo_dev_size(ctx, dev, h->interval, d);
+}
+
+spira_status spira__coo_dev_build(spira_context ctx, void *dev, const spira__csr_dev *dA,
+                                  int32_t skip, long interval, spira__coo_dev *d)
+{
+    d->nrows = dA->nrows;
+    d->dtype = dA->dtype;
+    if (skip == 0) { /* the whole matrix: the CSR's own columns and values, in its order */
+        d->nnz = dA->nnz;
+        d->col = dA->col_idx;
+        d->val = dA->val;
+        const spira__dev_array arrays[] = {
+            {&d->row, NULL, (size_t)d->nnz * sizeof(int32_t), "COO rows"},
+        };
+        SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
+        SPIRA__TRY(spira__rows_dev_expand(ctx, d->nrows, dA->row_ptr, d->nnz, d->row));
+        return coo_dev_size(ctx, dev, interval, d);
+    }
+    /* the remainder beyond skip: its row offsets first (scratch), then its size */
+    int32_t *off = NULL;
+    SPIRA__TRY(spira__cuda_malloc(ctx, (void **)&off, ((size_t)dA->nrows + 1) * sizeof(int32_t),
+                                  "COO row offsets (scratch)"));
+    spira_status s = spira__rows_dev_tail_offsets(ctx, dA, skip, off, &d->nnz);
+    if (s == SPIRA_OK) {
+        const size_t ib = (size_t)d->nnz * sizeof(int32_t);
+        const spira__dev_array arrays[] = {
+            {&d->row, NULL, ib, "COO rows"},
+            {&d->col, NULL, ib, "COO columns"},
+            {&d->val, NULL, (size_t)d->nnz * spira_dtype_size(d->dtype), "COO values"},
+        };
+        s = SPIRA__DEV_CLONE(ctx, dev, arrays);
+    }
+    if (s == SPIRA_OK) s = spira__rows_dev_expand(ctx, d->nrows, off, d->nnz, d->row);
+    if (s == SPIRA_OK && d->nnz > 0)
+        s = d->dtype == SPIRA_R64 ? coo_gather<double>(ctx, dA, skip, off, d)
+                                  : coo_gather<float>(ctx, dA, skip, off, d);
+    spira__cuda_free(ctx, off); /* waits for the gather (cudaFree synchronizes) */
+    if (s != SPIRA_OK) return s;
+    return coo_dev_size(ctx, dev, interval, d);
+}
+
+size_t spira__coo_dev_bytes(const spira__coo_dev *d)
+{
+    spira__coo h = {};
+    h.nnz = d->nnz;
+    h.dtype = d->dtype;
+    return spira__coo_bytes(&h);
 }
 
 spira_status spira__coo_dev_accumulate(spira_context ctx, const spira__coo_dev *d, double alpha,
@@ -249,6 +342,19 @@ static spira_status coo_dev_upload(spira_context ctx, const void *layout, void *
     return spira__coo_dev_fill(ctx, dev, (const spira__coo *)layout, (spira__coo_dev *)dev);
 }
 
+static spira_status coo_dev_build(spira_context ctx, const spira__csr *A,
+                                  const spira__csr_dev *dA, const char *opts, void *dev,
+                                  size_t *bytes)
+{
+    (void)A;
+    long interval;
+    SPIRA__TRY(spira__coo_opt_interval(ctx, opts, "coo", &interval));
+    spira__coo_dev *d = (spira__coo_dev *)dev;
+    SPIRA__TRY(spira__coo_dev_build(ctx, dev, dA, 0, interval, d));
+    *bytes = spira__coo_dev_bytes(d);
+    return SPIRA_OK;
+}
+
 /* y <- beta*y (beta == 0: zeros, y not read), then y <- y + alpha*A*x. */
 static spira_status coo_dev_apply(spira_context ctx, void *dev, double alpha, const void *x,
                                   double beta, void *y)
@@ -263,5 +369,6 @@ static spira_status coo_dev_apply(spira_context ctx, void *dev, double alpha, co
 extern "C" const spira__format_gpu spira__coo_gpu = {
     .handle = sizeof(spira__coo_dev),
     .upload = coo_dev_upload,
+    .build = coo_dev_build,
     .apply = coo_dev_apply,
 };

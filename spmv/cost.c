@@ -49,9 +49,14 @@ static const cost_row rows[] = {
      * descriptors and buffer), 1,977-2,100 GB/s on the Laplacians, 1,716 on the power-law
      * matrix, 0.011-0.016 ms on small ones [spmv] */
     {"cusparse", BORROWS_CSR, 0, 0, 3.0, 2100, 1800, 0.012, 0},
-    /* 272 ms for 23.6e6 slots on 150^3 and 284 ms for 2.0e7 on 2000^2 (11.5-14.2 ns a slot);
-     * 2,508-2,533 GB/s on the Laplacians [spmv] */
-    {"ell", CONVERTS_ON_HOST, 13, 0, 0.05, 2600, 2600, 0.009, 0},
+    /* On the GPU (ell_gpu.cu), 6 multiplies: an estimate, not measured. Its passes: the
+     * longest row by a reduce over row_ptr (a few hundredths of a multiply) and a wait,
+     * one kernel reading the CSR a thread a row (csr-scalar's reads) and writing every slot
+     * once, coalesced (two to three multiplies' bytes), and the rest the layout's
+     * allocation, launches and waits. (On the host it took 272 ms for 23.6e6 slots on
+     * 150^3 and 284 ms for 2.0e7 on 2000^2, 11.5-14.2 ns a slot.) 2,508-2,533 GB/s on the
+     * Laplacians [spmv] */
+    {"ell", BUILDS_ON_GPU, 0, 6, 0.05, 2600, 2600, 0.009, 0},
     /* On the GPU (dia_gpu.cu), 8 multiplies: an estimate, not measured. Its passes: the
      * diagonal flags over the column indices (about half a multiply's bytes), a reduce and
      * a select over nrows + ncols bytes, one kernel reading the CSR and writing the layout

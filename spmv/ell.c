@@ -16,14 +16,30 @@ int32_t spira__csr_max_row(const spira__csr *A)
     return K;
 }
 
+spira_status spira__ell_check_fill(spira_context ctx, const spira__csr *A, int32_t K,
+                                   long max_fill)
+{
+    return spira__check_fill(ctx, "ell", "entries per row (the longest row)", K, A->nrows,
+                             A->nnz, max_fill);
+}
+
+spira_status spira__ell_pitch(spira_context ctx, int32_t nrows, int32_t K, const char *fmt,
+                              int32_t *pitch)
+{
+    int64_t p = spira__pitch(nrows);
+    SPIRA__TRY(spira__check_slots(ctx, fmt, "entries per row", K, p));
+    *pitch = K ? (int32_t)p : nrows;
+    return SPIRA_OK;
+}
+
 spira_status spira__ell_build(spira_context ctx, const spira__csr *A, int32_t K, const char *fmt,
                               spira__ell *out)
 {
     memset(out, 0, sizeof *out);
-    int64_t pitch = spira__pitch(A->nrows);
-    SPIRA__TRY(spira__check_slots(ctx, fmt, "entries per row", K, pitch));
+    int32_t pitch;
+    SPIRA__TRY(spira__ell_pitch(ctx, A->nrows, K, fmt, &pitch));
     size_t slots = (size_t)K * (size_t)pitch, es = spira_dtype_size(A->dtype);
-    spira__ell e = {A->nrows, A->ncols, K, K ? (int32_t)pitch : A->nrows, A->dtype, NULL, NULL};
+    spira__ell e = {A->nrows, A->ncols, K, pitch, A->dtype, NULL, NULL};
     spira_status s = spira__alloc(ctx, (void **)&e.cols, slots, sizeof(int32_t), "ELL columns");
     if (s == SPIRA_OK) s = spira__alloc(ctx, &e.vals, slots, es, "ELL values");
     if (s != SPIRA_OK) {
@@ -88,8 +104,7 @@ static spira_status ell_convert(spira_context ctx, const spira__csr *A, const ch
     long max_fill;
     SPIRA__TRY(spira__opt_max_fill(ctx, opts, "ell", &max_fill));
     int32_t K = spira__csr_max_row(A);
-    SPIRA__TRY(spira__check_fill(ctx, "ell", "entries per row (the longest row)", K, A->nrows,
-                                 A->nnz, max_fill));
+    SPIRA__TRY(spira__ell_check_fill(ctx, A, K, max_fill));
     spira__ell built; /* refuses an index overflow before anything is allocated */
     SPIRA__TRY(spira__ell_build(ctx, A, K, "ell", &built));
     spira__ell *e = spira__malloc(sizeof *e);

@@ -24,8 +24,17 @@ typedef struct {
 
 /* Longest row of A. */
 int32_t spira__csr_max_row(const spira__csr *A);
-/* The first min(K, row length) entries of every row of A. Refuses (UNSUPPORTED, "fmt
- * refuses ...") before allocating when K*pitch exceeds int32. out is zeroed on failure. */
+/* The ell format's refusal for A whose longest row is K, under option max_fill: what the
+ * host conversion and the GPU's (ell_gpu.cu) both decide with, so they refuse alike. */
+spira_status spira__ell_check_fill(spira_context ctx, const spira__csr *A, int32_t K,
+                                   long max_fill);
+/* *pitch of an ELL part of width K over nrows rows (nrows rounded up to 32; nrows itself
+ * for K = 0); refuses (UNSUPPORTED, "fmt refuses ...") when K*pitch exceeds int32. The one
+ * rule of the host build and the GPU's. */
+spira_status spira__ell_pitch(spira_context ctx, int32_t nrows, int32_t K, const char *fmt,
+                              int32_t *pitch);
+/* The first min(K, row length) entries of every row of A. Refuses (spira__ell_pitch)
+ * before allocating. out is zeroed on failure. */
 spira_status spira__ell_build(spira_context ctx, const spira__csr *A, int32_t K, const char *fmt,
                               spira__ell *out);
 void spira__ell_free(spira__ell *e);

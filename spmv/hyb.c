@@ -8,25 +8,59 @@
 #include <limits.h>
 #include <string.h>
 
+int32_t spira__hyb_hist_cap(const spira__csr *A, long min_rows)
+{
+    int64_t need = ((int64_t)A->nrows + 2) / 3;
+    if (min_rows > need) need = min_rows;
+    if (A->nrows == 0 || need > A->nrows) return 0;
+    int64_t kmax = A->nnz / need; /* rows_ge(k) >= need only if k*need <= nnz */
+    if (kmax > A->ncols) kmax = A->ncols;
+    return kmax + 1 > INT32_MAX - 1 ? INT32_MAX - 1 : (int32_t)(kmax + 1);
+}
+
+int32_t spira__hyb_width_of(const int32_t *hist, int32_t cap, int32_t nrows, long min_rows)
+{
+    /* rows_ge(k) for k = K+1 only needs the count of rows of length exactly k: walk the
+     * histogram upwards, removing the rows shorter than k as k grows. */
+    int32_t K = 0;
+    int64_t ge = nrows; /* rows_ge(0) */
+    for (int32_t k = 1; k <= cap; k++) {
+        ge -= hist[k - 1]; /* rows_ge(k) */
+        if (3 * ge < nrows || ge < min_rows) break;
+        K = k;
+    }
+    return K;
+}
+
 spira_status spira__hyb_width(spira_context ctx, const spira__csr *A, long min_rows, int32_t *K)
 {
     *K = 0;
-    if (A->nrows == 0) return SPIRA_OK;
-    /* rows_ge(k) for k = K+1 only needs the count of rows of length exactly k: walk the
-     * histogram upwards, removing the rows shorter than k as k grows. */
-    int32_t maxlen = spira__csr_max_row(A);
-    int32_t *hist = NULL;
-    SPIRA__TRY(spira__alloc(ctx, (void **)&hist, (size_t)maxlen + 1, sizeof(int32_t),
+    int32_t cap = spira__hyb_hist_cap(A, min_rows), *hist = NULL;
+    if (cap == 0) return SPIRA_OK;
+    SPIRA__TRY(spira__alloc(ctx, (void **)&hist, (size_t)cap, sizeof(int32_t),
                             "HYB row-length histogram"));
-    memset(hist, 0, ((size_t)maxlen + 1) * sizeof(int32_t));
-    for (int32_t i = 0; i < A->nrows; i++) hist[A->row_ptr[i + 1] - A->row_ptr[i]]++;
-    int64_t ge = A->nrows; /* rows_ge(0) */
-    for (int32_t k = 1; k <= maxlen; k++) {
-        ge -= hist[k - 1]; /* rows_ge(k) */
-        if (3 * ge < A->nrows || ge < min_rows) break;
-        *K = k;
+    memset(hist, 0, (size_t)cap * sizeof(int32_t));
+    for (int32_t i = 0; i < A->nrows; i++) {
+        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
+        if (len < cap) hist[len]++;
     }
+    *K = spira__hyb_width_of(hist, cap, A->nrows, min_rows);
     spira__free(hist);
+    return SPIRA_OK;
+}
+
+spira_status spira__hyb_options(spira_context ctx, const char *opts, long *min_rows, long *width,
+                                long *interval)
+{
+    SPIRA__TRY(spira__opt_long(ctx, opts, "min_rows", SPIRA__HYB_MIN_ROWS, min_rows));
+    SPIRA__TRY(spira__opt_long(ctx, opts, "ell_width", LONG_MIN, width));
+    SPIRA__TRY(spira__coo_opt_interval(ctx, opts, "hyb", interval));
+    if (*min_rows < 0)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "hyb: option min_rows must be at least 0, got %ld", *min_rows);
+    if (*width < 0 && *width != LONG_MIN)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "hyb: option ell_width must be at least 0, got %ld", *width);
     return SPIRA_OK;
 }
 
@@ -39,15 +73,7 @@ static spira_status hyb_convert(spira_context ctx, const spira__csr *A, const ch
 {
     *layout = NULL;
     long min_rows, width, interval;
-    SPIRA__TRY(spira__opt_long(ctx, opts, "min_rows", SPIRA__HYB_MIN_ROWS, &min_rows));
-    SPIRA__TRY(spira__opt_long(ctx, opts, "ell_width", LONG_MIN, &width));
-    SPIRA__TRY(spira__coo_opt_interval(ctx, opts, "hyb", &interval));
-    if (min_rows < 0)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "hyb: option min_rows must be at least 0, got %ld", min_rows);
-    if (width < 0 && width != LONG_MIN)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "hyb: option ell_width must be at least 0, got %ld", width);
+    SPIRA__TRY(spira__hyb_options(ctx, opts, &min_rows, &width, &interval));
     int32_t K;
     if (width != LONG_MIN) {
         int32_t maxlen = spira__csr_max_row(A);

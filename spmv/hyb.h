@@ -12,6 +12,12 @@
  * to beat COO). Since rows_ge falls with k, this is the same as CUSP's
  * compute_optimal_entries_per_row(relative_speed 3, breakeven_threshold 4096). The rule
  * keeps the ELL part's fill K*nrows/nnz_ell at most 3.
+ *
+ * The rule reads the row-length histogram only below cap (spira__hyb_hist_cap): with
+ * need = max(ceil(nrows/3), min_rows) rows to fill a column, rows_ge(k) >= need needs
+ * k*need <= nnz and k <= ncols, so k = cap = min(nnz/need, ncols) + 1 always fails and the
+ * walk stops there. That bounds the histogram by three times the mean row length, whatever
+ * the longest row, which is what lets the GPU's conversion download it at once.
  */
 #ifndef SPIRA_SPMV_HYB_H
 #define SPIRA_SPMV_HYB_H
@@ -32,6 +38,16 @@ typedef struct {
 
 /* K by the rule above; 0 for a matrix without rows. */
 spira_status spira__hyb_width(spira_context ctx, const spira__csr *A, long min_rows, int32_t *K);
+/* The histogram bins the rule reads, [0, cap): 0 when no column can be filled (no rows, or
+ * min_rows beyond nrows), and never beyond INT32_MAX - 1 (then K stops there: a width the
+ * slot check refuses anyway). */
+int32_t spira__hyb_hist_cap(const spira__csr *A, long min_rows);
+/* The rule over hist[k] = rows of length k, k < cap (spira__hyb_hist_cap). */
+int32_t spira__hyb_width_of(const int32_t *hist, int32_t cap, int32_t nrows, long min_rows);
+/* hyb's options, checked (convert's and the GPU build's): min_rows (>= 0), ell_width
+ * (>= 0; LONG_MIN when absent) and the COO part's interval. */
+spira_status spira__hyb_options(spira_context ctx, const char *opts, long *min_rows, long *width,
+                                long *interval);
 
 #ifdef __cplusplus
 }

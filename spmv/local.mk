@@ -10,11 +10,14 @@ CUDA_SRCS += spmv/auto_gpu.cu spmv/diagonals_gpu.cu
 libspira_spmv_la_SOURCES += spmv/csr.c
 noinst_HEADERS += spmv/csr.h spmv/csr_gpu.cuh
 CUDA_SRCS += spmv/csr_gpu.cu
+# the device CSR's row structure with CUB, for the conversions on the GPU
+noinst_HEADERS += spmv/rows_gpu.cuh
+CUDA_SRCS += spmv/rows_gpu.cu
 # Bell & Garland (2008) formats: csr-vector, coo, ell, dia, hyb
 libspira_spmv_la_SOURCES += spmv/padding.c spmv/csr_vector.c spmv/coo.c spmv/ell.c spmv/dia.c \
 	spmv/hyb.c
 noinst_HEADERS += spmv/padding.h spmv/csr_vector.h spmv/coo.h spmv/ell.h spmv/dia.h spmv/hyb.h \
-	spmv/coo_gpu.cuh spmv/ell_gpu.cuh
+	spmv/coo_gpu.cuh spmv/ell_gpu.cuh spmv/hyb_gpu.cuh
 CUDA_SRCS += spmv/csr_vector_gpu.cu spmv/coo_gpu.cu spmv/ell_gpu.cu spmv/dia_gpu.cu \
 	spmv/hyb_gpu.cu
 # LightSpMV (Liu & Schmidt 2015)

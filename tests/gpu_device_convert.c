@@ -48,10 +48,11 @@ static void contexts_free(void)
     dev_ctx = host_ctx = NULL;
 }
 
-/* y = alpha A x + beta y0 with A's plan of (name, opts); *status the plan's; y NULL: none */
+/* y = alpha A x + beta y0 with A's plan of (name, opts); *status the plan's; y NULL: none;
+ * *on_device and *bytes the plan's */
 static spira_status multiply(spira_matrix A, const char *name, const char *opts,
                              const double *x, const double *y0, double beta, double *y,
-                             int *on_device)
+                             int *on_device, size_t *bytes)
 {
     spira_context c = A->ctx;
     spira_status s = spira_matrix_set_format(A, name, opts);
@@ -59,6 +60,7 @@ static spira_status multiply(spira_matrix A, const char *name, const char *opts,
     if (s == SPIRA_OK) s = spira__spmv_plan_get(A, &p);
     if (s != SPIRA_OK) return s;
     *on_device = p->on_device;
+    *bytes = p->bytes;
     spira_matrix_info info;
     ck_assert_int_eq(spira_matrix_get_info(A, &info), SPIRA_OK);
     const spira_dtype t = info.dtype;
@@ -105,10 +107,11 @@ static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsi
         for (int b = 0; b < 2; b++) {
             const double beta = b ? -0.5 : 0.0;
             int dev_built = -1, host_built = -1;
-            spira_status sd = multiply(Ad, name, opts, x, y0, beta, yd, &dev_built);
+            size_t dev_bytes = 0, host_bytes = 0;
+            spira_status sd = multiply(Ad, name, opts, x, y0, beta, yd, &dev_built, &dev_bytes);
             char msg[1024];
             snprintf(msg, sizeof msg, "%s", spira_last_error(dev_ctx));
-            spira_status sh = multiply(Ah, name, opts, x, y0, beta, yh, &host_built);
+            spira_status sh = multiply(Ah, name, opts, x, y0, beta, yh, &host_built, &host_bytes);
             ck_assert_msg(sd == sh, "%s %s:%s: on the GPU %s (%s), on the host %s (%s)", label,
                           name, opts ? opts : "", spira_status_name(sd), msg,
                           spira_status_name(sh), spira_last_error(host_ctx));
@@ -121,6 +124,9 @@ static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsi
             ck_assert_msg(dev_built == (f->gpu->build != NULL),
                           "%s %s: the plan was %sbuilt on the GPU", label, name,
                           dev_built ? "" : "not ");
+            ck_assert_msg(dev_bytes == host_bytes, "%s %s:%s: %zu bytes a multiply from the "
+                          "GPU's layout, %zu from the host's", label, name, opts ? opts : "",
+                          dev_bytes, host_bytes);
             for (int32_t i = 0; i < m; i++)
                 ck_assert_msg(memcmp(&yd[i], &yh[i], 8) == 0,
                               "%s %s:%s beta %g: y[%d] = %.17g from the GPU's layout, %.17g "

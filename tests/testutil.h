@@ -132,5 +132,8 @@ spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri
 /* check_gpu's case comparing the conversions on the GPU with the host's
  * (gpu_device_convert.c), with two contexts of its own. */
 TCase *tu_gpu_device_convert_tcase(void);
+/* check_gpu's case comparing the ELL, COO and HYB layouts built on the GPU with the host's,
+ * array for array (gpu_device_layout.c). */
+TCase *tu_gpu_device_layout_tcase(void);
 
 #endif

@@ -1,0 +1,146 @@
+/*
+ * rows_gpu.cu - the row structure of a device CSR with CUB (see rows_gpu.cuh): the longest
+ * row, the row-length histogram, the offsets of the entries beyond a row's first `skip`,
+ * and the expansion of row offsets into one row index per entry.
+ *
+ * Row lengths are never stored: CUB reads them through an iterator that differences
+ * row_ptr. The expansion is a mark and a scan, so that its cost does not depend on how the
+ * entries spread over rows (a thread or warp per row would leave one thread walking a
+ * dense row of millions): every non-empty row i marks drow[doff[i]] = i in a zeroed array,
+ * and an inclusive max-scan carries each mark over its row (non-empty rows start at
+ * distinct, increasing positions; position 0 belongs to the first of them).
+ *
+ * Each call makes one allocation (the call's own scratch ahead of CUB's temporary storage:
+ * cudaMalloc is not cheap), freed by `scratch`'s destructor on every path.
+ */
+#include "rows_gpu.cuh"
+#include "cuda/check.cuh"
+#include "cuda/gateway.h"
+
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/functional>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr size_t kAlign = 256; /* CUB's temporary storage starts this aligned */
+
+/* Device memory of this call, freed when the call returns, whichever way. */
+struct scratch {
+    spira_context ctx;
+    void *p = nullptr;
+    explicit scratch(spira_context c) : ctx(c) {}
+    ~scratch() { spira__cuda_free(ctx, p); }
+    scratch(const scratch &) = delete;
+    scratch &operator=(const scratch &) = delete;
+};
+
+size_t aligned(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+/* max(len(i) - skip, 0) for i < nrows, 0 for i == nrows (the total's slot of a scan) */
+struct tail_len {
+    const int *rp;
+    int nrows, skip;
+    __host__ __device__ int operator()(int i) const
+    {
+        if (i >= nrows) return 0;
+        const int l = rp[i + 1] - rp[i] - skip;
+        return l > 0 ? l : 0;
+    }
+};
+
+thrust::transform_iterator<tail_len, thrust::counting_iterator<int>>
+lengths(const spira__csr_dev *dA, int skip)
+{
+    return thrust::make_transform_iterator(thrust::make_counting_iterator(0),
+                                           tail_len{dA->row_ptr, dA->nrows, skip});
+}
+
+cudaStream_t stream_of(spira_context ctx) { return (cudaStream_t)spira__cuda_stream(ctx); }
+
+__global__ void __launch_bounds__(kBlock)
+    mark_starts_kernel(int nrows, const int *__restrict__ off, int *__restrict__ row)
+{
+    const unsigned stride = gridDim.x * blockDim.x;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)nrows; i += stride) {
+        const int b = off[i];
+        if (off[i + 1] > b) row[b] = (int)i;
+    }
+}
+
+} // namespace
+
+spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, int32_t *K)
+{
+    *K = 0;
+    if (dA->nrows == 0) return SPIRA_OK;
+    cudaStream_t st = stream_of(ctx);
+    size_t tb = 0;
+    SPIRA__CUDA(ctx, cub::DeviceReduce::Max(nullptr, tb, lengths(dA, 0), (int *)nullptr,
+                                            dA->nrows, st));
+    scratch s(ctx);
+    SPIRA__TRY(spira__cuda_malloc(ctx, &s.p, kAlign + tb, "longest row (CUB scratch)"));
+    int *out = (int *)s.p;
+    SPIRA__CUDA(ctx, cub::DeviceReduce::Max((char *)s.p + kAlign, tb, lengths(dA, 0), out,
+                                            dA->nrows, st));
+    return spira__cuda_download(ctx, K, out, sizeof *K);
+}
+
+spira_status spira__rows_dev_hist(spira_context ctx, const spira__csr_dev *dA, int32_t cap,
+                                  int32_t *hist)
+{
+    if (cap <= 0) return SPIRA_OK;
+    if (dA->nrows == 0) {
+        for (int32_t k = 0; k < cap; k++) hist[k] = 0;
+        return SPIRA_OK;
+    }
+    cudaStream_t st = stream_of(ctx);
+    /* bins of width 1 over [0, cap): bin k counts length k; longer rows fall outside */
+    const size_t hb = aligned((size_t)cap * sizeof(int32_t));
+    size_t tb = 0;
+    SPIRA__CUDA(ctx, cub::DeviceHistogram::HistogramEven(nullptr, tb, lengths(dA, 0),
+                                                         (int *)nullptr, cap + 1, 0, cap,
+                                                         dA->nrows, st));
+    scratch s(ctx);
+    SPIRA__TRY(spira__cuda_malloc(ctx, &s.p, hb + tb, "row-length histogram (CUB scratch)"));
+    int *dh = (int *)s.p;
+    SPIRA__CUDA(ctx, cub::DeviceHistogram::HistogramEven((char *)s.p + hb, tb, lengths(dA, 0),
+                                                         dh, cap + 1, 0, cap, dA->nrows, st));
+    return spira__cuda_download(ctx, hist, dh, (size_t)cap * sizeof(int32_t));
+}
+
+spira_status spira__rows_dev_tail_offsets(spira_context ctx, const spira__csr_dev *dA,
+                                          int32_t skip, int32_t *doff, int32_t *total)
+{
+    *total = 0;
+    cudaStream_t st = stream_of(ctx);
+    /* nrows + 1 items: the last one is 0, so that doff[nrows] is the total */
+    const int n = dA->nrows + 1;
+    size_t tb = 0;
+    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(nullptr, tb, lengths(dA, skip), doff, n, st));
+    scratch s(ctx);
+    SPIRA__TRY(spira__cuda_malloc(ctx, &s.p, tb, "row offsets (CUB scratch)"));
+    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(s.p, tb, lengths(dA, skip), doff, n, st));
+    return spira__cuda_download(ctx, total, doff + dA->nrows, sizeof *total);
+}
+
+spira_status spira__rows_dev_expand(spira_context ctx, int32_t nrows, const int32_t *doff,
+                                    int32_t n, int32_t *drow)
+{
+    if (n == 0 || nrows == 0) return SPIRA_OK;
+    cudaStream_t st = stream_of(ctx);
+    size_t tb = 0;
+    SPIRA__CUDA(ctx, cub::DeviceScan::InclusiveScan(nullptr, tb, drow, cuda::maximum<int>(), n,
+                                                    st));
+    scratch s(ctx);
+    SPIRA__TRY(spira__cuda_malloc(ctx, &s.p, tb, "row expansion (CUB scratch)"));
+    SPIRA__TRY(spira__cuda_zero(ctx, drow, (size_t)n * sizeof(int32_t)));
+    mark_starts_kernel<<<spira__blocks(nrows, kBlock), kBlock, 0, st>>>(nrows, doff, drow);
+    SPIRA__LAUNCHED(ctx);
+    SPIRA__CUDA(ctx, cub::DeviceScan::InclusiveScan(s.p, tb, drow, cuda::maximum<int>(), n, st));
+    return SPIRA_OK;
+}

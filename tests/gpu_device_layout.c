@@ -1,0 +1,214 @@
+/*
+ * gpu_device_layout.c - the ELL, COO and HYB layouts converted on the GPU against the
+ * host's, array for array (a test case of check_gpu). gpu_device_convert.c compares what
+ * the two layouts multiply to; this compares what they are: sizes, the ELL width, pitch and
+ * padding (column -1, value 0, rows up to the pitch), HYB's split between its parts, the COO
+ * kernel's interval and warps, and every byte of every array a multiply reads, the
+ * borrowed ones included. Refusals must be the host's (status and message).
+ */
+#include "testutil.h"
+#include "spmv.h"
+#include "hyb.h"
+#include "hyb_gpu.cuh"
+#include "cuda/gateway.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static spira_context dev_ctx, host_ctx; /* host_ctx converts on the host */
+
+static spira_context cuda_context(int host_convert)
+{
+    spira_context c;
+    spira_context_opts o = {.backend = SPIRA_BACKEND_CUDA};
+    spira_status s = spira_context_create(&c, &o);
+    ck_assert_msg(s == SPIRA_OK, "CUDA context: %s", spira_last_error(c));
+    c->host_convert = host_convert;
+    return c;
+}
+
+static void contexts_make(void)
+{
+    dev_ctx = cuda_context(0);
+    host_ctx = cuda_context(1);
+}
+
+static void contexts_free(void)
+{
+    spira_context_destroy(dev_ctx);
+    spira_context_destroy(host_ctx);
+    dev_ctx = host_ctx = NULL;
+}
+
+/* n bytes at device address d against n bytes of host memory h */
+static void same_bytes(const void *d, const void *h, size_t n, size_t es, const char *what,
+                       const char *label)
+{
+    if (n == 0) return;
+    unsigned char *got = malloc(n);
+    ck_assert_int_eq(spira__cuda_download(dev_ctx, got, d, n), SPIRA_OK);
+    for (size_t at = 0; at < n; at += es)
+        ck_assert_msg(memcmp(got + at, (const unsigned char *)h + at, es) == 0,
+                      "%s: %s differ first at element %zu of %zu", label, what, at / es,
+                      n / es);
+    free(got);
+}
+
+static void same_ell(const spira__ell_dev *d, const spira__ell *h, const char *label)
+{
+    ck_assert_msg(d->nrows == h->nrows && d->K == h->K && d->pitch == h->pitch &&
+                      d->dtype == h->dtype,
+                  "%s: ELL %d rows, K %d, pitch %d on the GPU; %d, %d, %d on the host", label,
+                  d->nrows, d->K, d->pitch, h->nrows, h->K, h->pitch);
+    const size_t slots = (size_t)h->K * (size_t)h->pitch, es = spira_dtype_size(h->dtype);
+    same_bytes(d->cols, h->cols, slots * sizeof(int32_t), sizeof(int32_t), "ELL columns", label);
+    same_bytes(d->vals, h->vals, slots * es, es, "ELL values", label);
+}
+
+/* d built on the GPU, u the upload of the host's layout h */
+static void same_coo(const spira__coo_dev *d, const spira__coo_dev *u, const spira__coo *h,
+                     const char *label)
+{
+    ck_assert_msg(d->nrows == h->nrows && d->nnz == h->nnz && d->dtype == h->dtype,
+                  "%s: COO %d rows, %d entries on the GPU; %d, %d on the host", label, d->nrows,
+                  d->nnz, h->nrows, h->nnz);
+    ck_assert_msg(d->interval == u->interval && d->nwarps == u->nwarps,
+                  "%s: COO interval %lld, %d warps on the GPU; %lld, %d on the host", label,
+                  d->interval, d->nwarps, u->interval, u->nwarps);
+    const size_t n = (size_t)h->nnz, es = spira_dtype_size(h->dtype);
+    same_bytes(d->row, h->row, n * sizeof(int32_t), sizeof(int32_t), "COO rows", label);
+    same_bytes(d->col, h->col, n * sizeof(int32_t), sizeof(int32_t), "COO columns", label);
+    same_bytes(d->val, h->val, n * es, es, "COO values", label);
+}
+
+/* Plans of (name, opts) for Ad (GPU conversion) and Ah (host's): both refuse alike, or both
+ * are built and their layouts are the same. Returns 1 when compared, 0 when refused. */
+static int compare(spira_matrix Ad, spira_matrix Ah, const char *name, const char *opts,
+                   const char *what)
+{
+    char label[256];
+    snprintf(label, sizeof label, "%s %s:%s", what, name, opts ? opts : "");
+    spira__spmv_plan *pd = NULL, *ph = NULL;
+    spira_status sd = spira_matrix_set_format(Ad, name, opts);
+    if (sd == SPIRA_OK) sd = spira__spmv_plan_get(Ad, &pd);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", spira_last_error(dev_ctx));
+    spira_status sh = spira_matrix_set_format(Ah, name, opts);
+    if (sh == SPIRA_OK) sh = spira__spmv_plan_get(Ah, &ph);
+    ck_assert_msg(sd == sh, "%s: on the GPU %s (%s), on the host %s (%s)", label,
+                  spira_status_name(sd), msg, spira_status_name(sh), spira_last_error(host_ctx));
+    if (sd != SPIRA_OK) {
+        ck_assert_msg(sd == SPIRA_ERR_UNSUPPORTED, "%s: %s", label, msg);
+        ck_assert_str_eq(msg, spira_last_error(host_ctx));
+        return 0;
+    }
+    ck_assert_msg(pd->on_device && !pd->layout, "%s: not converted on the GPU", label);
+    ck_assert_msg(!ph->on_device && ph->layout, "%s: not converted on the host", label);
+    ck_assert_msg(pd->bytes == ph->bytes, "%s: %zu bytes a multiply on the GPU's layout, %zu "
+                  "on the host's", label, pd->bytes, ph->bytes);
+    if (!strcmp(name, "ell")) {
+        same_ell((const spira__ell_dev *)pd->dev, (const spira__ell *)ph->layout, label);
+    } else if (!strcmp(name, "coo")) {
+        same_coo((const spira__coo_dev *)pd->dev, (const spira__coo_dev *)ph->dev,
+                 (const spira__coo *)ph->layout, label);
+    } else {
+        const spira__hyb_dev *d = (const spira__hyb_dev *)pd->dev;
+        const spira__hyb *h = (const spira__hyb *)ph->layout;
+        same_ell(&d->ell, &h->ell, label);
+        same_coo(&d->coo, &((const spira__hyb_dev *)ph->dev)->coo, &h->coo, label);
+    }
+    return 1;
+}
+
+static const char *const variants[][2] = {
+    {"ell", NULL},        {"ell", "max_fill=1000"},      {"coo", NULL},
+    {"coo", "interval=96"}, {"hyb", NULL},              {"hyb", "min_rows=0"},
+    {"hyb", "min_rows=2"}, {"hyb", "ell_width=2,interval=64"}, {"hyb", "ell_width=0"},
+    {"hyb", "ell_width=100000"},
+};
+static const int nvariants = sizeof variants / sizeof variants[0];
+
+static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *what)
+{
+    int built = 0;
+    for (int v = 0; v < nvariants; v++) built += compare(Ad, Ah, variants[v][0], variants[v][1], what);
+    return built;
+}
+
+/* _i: a shape of tu_shapes (empty rows, one row, a dense row, a very long row, ...), float
+ * and double */
+START_TEST(gpu_device_layout_shapes)
+{
+    for (int d = 0; d < 2; d++) {
+        const spira_dtype t = d ? SPIRA_R32 : SPIRA_R64;
+        const unsigned seed = tu_seed() + 17u * (unsigned)_i;
+        spira_matrix Ad = tu_shape_matrix(dev_ctx, &tu_shapes[_i], t, seed);
+        spira_matrix Ah = tu_shape_matrix(host_ctx, &tu_shapes[_i], t, seed);
+        ck_assert_int_gt(compare_all(Ad, Ah, tu_shapes[_i].name), 0);
+        spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
+    }
+}
+END_TEST
+
+/* _i: a bundled matrix */
+START_TEST(gpu_device_layout_bundled)
+{
+    spira_matrix Ad, Ah;
+    ck_assert_int_eq(spira_matrix_read_mm(dev_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ad),
+                     SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_read_mm(host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
+                     SPIRA_OK);
+    ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i]), 0);
+    spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
+}
+END_TEST
+
+/* Past HYB's 4096-row floor, so that its default width is not 0: 60000 rows of 0 to 9
+ * entries (a third empty) and row 777 of 30000; _i picks float or double and whether the
+ * long row is there. ELL refuses it (the long row) or builds it; HYB's COO part holds the
+ * long row's tail, tens of thousands of entries in one row, and the rows beyond K. */
+START_TEST(gpu_device_layout_large)
+{
+    const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
+    const int32_t n = 60000, longlen = _i < 2 ? 30000 : 0;
+    unsigned st = tu_seed() + 101u * (unsigned)_i;
+    int64_t cap = (int64_t)n * 9 + longlen;
+    int32_t *ri = malloc((size_t)cap * sizeof *ri), *ci = malloc((size_t)cap * sizeof *ci);
+    double *v = malloc((size_t)cap * sizeof *v);
+    int32_t k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t len = i == 777 ? longlen : i % 3 == 0 ? 0 : (int32_t)tu_uniform(&st, 0, 10);
+        for (int32_t j = 0; j < len; j++) {
+            ri[k] = i;
+            ci[k] = i == 777 ? j * 2 : (int32_t)tu_uniform(&st, 0, n); /* duplicates sum */
+            v[k++] = (float)tu_uniform(&st, -1, 1);
+        }
+    }
+    spira_matrix Ad = tu_coo(dev_ctx, n, k, ri, ci, v, t);
+    spira_matrix Ah = tu_coo(host_ctx, n, k, ri, ci, v, t);
+    static const char *const large[][2] = {
+        {"ell", NULL}, {"coo", NULL}, {"hyb", NULL}, {"hyb", "min_rows=0"}, {"hyb", "ell_width=3"},
+    };
+    int built = 0; /* ELL may refuse the short rows too: their fill is near 3 */
+    for (int j = 0; j < 5; j++) built += compare(Ad, Ah, large[j][0], large[j][1], "large");
+    ck_assert_int_ge(built, 4);
+    spira__spmv_plan *p;
+    ck_assert_int_eq(spira_matrix_set_format(Ad, "hyb", NULL), SPIRA_OK);
+    ck_assert_int_eq(spira__spmv_plan_get(Ad, &p), SPIRA_OK);
+    ck_assert_int_gt(((const spira__hyb_dev *)p->dev)->ell.K, 0);
+    spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
+    free(ri), free(ci), free(v);
+}
+END_TEST
+
+TCase *tu_gpu_device_layout_tcase(void)
+{
+    TCase *tc = tcase_create("layouts converted on the GPU");
+    tcase_set_timeout(tc, 300);
+    tcase_add_unchecked_fixture(tc, contexts_make, contexts_free);
+    tcase_add_loop_test(tc, gpu_device_layout_shapes, 0, tu_nshapes);
+    tcase_add_loop_test(tc, gpu_device_layout_bundled, 0, tu_nbundled);
+    tcase_add_loop_test(tc, gpu_device_layout_large, 0, 4);
+    return tc;
+}
