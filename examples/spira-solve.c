@@ -24,6 +24,8 @@ static void usage(FILE *f)
             "  --degree M          neumann polynomial degree, SpMVs per apply (default 2)\n"
             "  --drop-tol X        ilut drop tolerance, relative to the row norm (default 1e-3)\n"
             "  --fill F            ilut size limit, F * nnz(A) entries (default 5)\n"
+            "  --trisolve-sweeps K ilu0/ilut: replace each triangular solve by K Jacobi\n"
+            "                      sweeps (1..64, approximate, parallel); 0: exact (default)\n"
             "  --damping W         weight of the jacobi solver (default 1)\n"
             "  --backend NAME      auto (default), cpu, cuda\n"
             "  --format NAME[:OPTS] SpMV format (see spira-spmv --list-formats; default auto:\n"
@@ -116,6 +118,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"degree", required_argument, 0, 'g'},  {"drop-tol", required_argument, 0, 'd'},
         {"fill", required_argument, 0, 'F'},    {"repeat", required_argument, 0, 'r'},
         {"dtol", required_argument, 0, 'D'},    {"help", no_argument, 0, 'h'},
+        {"trisolve-sweeps", required_argument, 0, 'K'},
         {0, 0, 0, 0}};
     *a = (solve_args){.solver_name = "cg", .copts = {.backend = SPIRA_BACKEND_AUTO},
                       .dtype = SPIRA_R64, .repeat = 1};
@@ -131,6 +134,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'g': o->precond_degree = (int)cli_int("--degree", optarg, 1, 64); break;
         case 'd': o->precond_drop_tol = cli_real("--drop-tol", optarg, 0, 1, 1, 1, NULL); break;
         case 'F': o->precond_fill = cli_real("--fill", optarg, 1, 0, 1000, 0, NULL); break;
+        case 'K':
+            o->trisolve_sweeps =
+                (int)cli_int("--trisolve-sweeps", optarg, 0, SPIRA_TRISOLVE_MAX_SWEEPS);
+            break;
         case 'B': a->copts.backend = cli_backend(optarg); break;
         case 'f': a->format = optarg; break;
         case 'p': a->dtype = cli_precision(optarg); break;
@@ -176,7 +183,7 @@ int main(int argc, char **argv)
     spira_solve_opts o = a.o;
     spira_solver_type type = a.type;
     int every = a.every, repeat = a.repeat;
-    char precond_name[64];
+    char precond_name[128];
     if (o.precond == SPIRA_PRECOND_NEUMANN)
         snprintf(precond_name, sizeof precond_name, "neumann (degree %d)",
                  o.precond_degree ? o.precond_degree : SPIRA_NEUMANN_DEFAULT_DEGREE);
@@ -186,8 +193,7 @@ int main(int argc, char **argv)
                  o.precond_fill ? o.precond_fill : SPIRA_ILUT_DEFAULT_FILL);
     else
         snprintf(precond_name, sizeof precond_name, "%s", precond_names[o.precond]);
-    if (type == SPIRA_SOLVER_JACOBI)
-        snprintf(precond_name, sizeof precond_name, "none (the iteration's own D^-1)");
+
     spira_context ctx;
     spira_status created = spira_context_create(&ctx, &a.copts); /* sets ctx, even on failure */
     cli_check(ctx, created, "creating the context");
@@ -221,6 +227,17 @@ int main(int argc, char **argv)
     spira_status s = spira_solve(type, A, b, x, &o, &info);
     if (info.reason == SPIRA_STOPPED_ERROR) /* refused, or failed before it could iterate */
         cli_check(ctx, s, "solving");
+    /* the triangular solves as the solve made them */
+    size_t len = strlen(precond_name);
+    const int ilu = o.precond == SPIRA_PRECOND_ILU0 || o.precond == SPIRA_PRECOND_ILUT;
+    if (ilu && info.trisolve_sweeps > 0)
+        snprintf(precond_name + len, sizeof precond_name - len,
+                 " (%d Jacobi sweep%s a triangular solve)", info.trisolve_sweeps,
+                 info.trisolve_sweeps == 1 ? "" : "s");
+    else if (ilu)
+        snprintf(precond_name + len, sizeof precond_name - len, " (exact triangular solves)");
+    if (type == SPIRA_SOLVER_JACOBI)
+        snprintf(precond_name, sizeof precond_name, "none (the iteration's own D^-1)");
     printf("  solver      %s, preconditioner %s, SpMV format %s\n", solver_name, precond_name,
            info.format);
     if (info.reason != SPIRA_STOPPED_ERROR && info.backend != spira_context_backend(ctx))

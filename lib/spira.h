@@ -281,6 +281,8 @@ typedef int (*spira_monitor_fn)(int iteration, double residual_norm, void *data)
 #define SPIRA_NEUMANN_DEFAULT_DEGREE 2
 #define SPIRA_ILUT_DEFAULT_DROP_TOL 1e-3
 #define SPIRA_ILUT_DEFAULT_FILL 5.0
+/* The most Jacobi sweeps spira_solve_opts.trisolve_sweeps may ask for. */
+#define SPIRA_TRISOLVE_MAX_SWEEPS 64
 
 typedef struct {
     double rtol;               /* relative tolerance on ||b - A x|| / ||b||, >= 0; 0 means
@@ -309,6 +311,14 @@ typedef struct {
                                   crossover model says that is faster (solvers/host_solve.c);
                                   CPU: on the host (b and x are copied over and back); CUDA:
                                   on the GPU (a CPU context refuses it) */
+    int trisolve_sweeps;       /* ILU(0)/IC(0)/ILUT: 0 (the default) solves L y = P r and
+                                  U z = y exactly (cuSPARSE's SpSV on the GPU, whose level
+                                  schedule is sequential where the factor is); K in 1..64
+                                  replaces each solve by K Jacobi sweeps from y_0 = D^-1 r,
+                                  y_j = D^-1 (r - (T - D) y_{j-1}) for T = L or U, D = diag(T)
+                                  (Anzt, Chow, Dongarra, Euro-Par 2015): SpMV-like kernels,
+                                  an approximate M^-1, exact when K reaches the triangles'
+                                  dependency depth; symmetric for IC(0), so CG keeps it */
 } spira_solve_opts;
 
 typedef struct {
@@ -324,6 +334,9 @@ typedef struct {
                                   symmetric A with a positive diagonal not all > 0); else 0 */
     spira_backend backend;     /* where the iterations ran (CPU or CUDA) */
     const char *backend_reason;/* why there, in words (a static string) */
+    int trisolve_sweeps;       /* the Jacobi sweeps each triangular solve of the preconditioner
+                                  made (ILU(0)/ILUT, spira_solve_opts.trisolve_sweeps); 0:
+                                  exact solves, or a preconditioner without them */
 } spira_solve_info;
 
 /* Solve A x = b. opts may be NULL (defaults); info may be NULL. Returns SPIRA_OK when

@@ -18,6 +18,21 @@
  * cuSPARSE analysis). An apply is z = U^-1 L^-1 (P r): on the host below, on the GPU with
  * cuSPARSE's SpSV (ilu_gpu.cu).
  *
+ * Or approximately, with spira_solve_opts.trisolve_sweeps = K (Anzt, Chow, Dongarra,
+ * "Iterative sparse triangular solves for preconditioning", Euro-Par 2015): each solve
+ * T x = b (T = L or U, D = diag(T), T = D + S with S strictly triangular; D = I for L) is
+ * replaced by K Jacobi sweeps
+ *     x_0 = D^-1 b,   x_j = D^-1 (b - S x_{j-1}),   j = 1..K.
+ * D^-1 S is nilpotent, so x_K = sum_{i <= K} (-D^-1 S)^i D^-1 b: exact once K reaches the
+ * longest chain of dependencies in T (its level count less one), and before that each
+ * sweep is an SpMV over a strict triangle, free of the exact solve's sequential levels,
+ * which is what makes it fast on a GPU. For IC(0) (U = D L^T, so U's sweeps are L's
+ * transposed) the approximate M^-1 is T_L^T D^-1 T_L with T_L = sum_{i <= K} (-L_s)^i: still
+ * symmetric positive definite, so CG keeps it. On the host (host_sweeps, in double, the
+ * GPU's reference) and on the GPU (ilu_gpu.cu, over the strict triangles of
+ * spira__ilu_split). The sweeps are a property of the preconditioner, not of the cached
+ * factor: solves with and without them share one factor.
+ *
  * ILU(0) exists for M-matrices and diagonally dominant matrices, not for every nonsingular
  * one. When a pivot becomes zero (or, for symmetric A with a positive diagonal, where
  * M = L D L^T must be SPD for CG, not positive), the factorization is retried on the
@@ -34,6 +49,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #define MAX_FILL 1000
 
@@ -196,9 +212,7 @@ static spira_status factor_build(spira_matrix A, double tau, double fill, spira_
                     : spira__ilut_factor(A->ctx, c, tau, fill, scale,
                                          scale ? scale + c->nrows : NULL, f);
     spira__free(scale);
-    SPIRA__TRY(s);
-    if (A->ctx->backend == SPIRA_BACKEND_CUDA) SPIRA__TRY(spira__ilu_dev_setup(f));
-    return SPIRA_OK;
+    return s;
 }
 
 /* A's factor, built on first use and cached in A under its parameters. */
@@ -225,9 +239,9 @@ static spira_status factor_get(spira_matrix A, double tau, double fill, spira__i
 }
 
 typedef struct {
-    spira__precond base;  /* first: the registry sees only this */
+    spira__precond base;  /* first: the registry sees only this; base.sweeps: K, or 0 */
     spira__ilu_factor *f; /* owned by A's cache */
-    double *y;            /* host: the intermediate L^-1 P r */
+    double *y;            /* host: work, n doubles (exact) or 3n (sweeps) */
 } ilu_precond;
 
 /* z <- U^-1 L^-1 P r on the host, accumulating in double. */
@@ -250,12 +264,103 @@ static void host_apply(const spira__ilu_factor *f, const void *r, void *z, doubl
     for (int32_t j = 0; j < lu->nrows; j++) spira__set(z, lu->dtype, j, y[j]);
 }
 
+/* The same approximated by `sweeps` Jacobi sweeps a triangular solve (the header's
+ * iteration), in double: the reference the GPU's sweeps are tested against. w: 3n. */
+static void host_sweeps(const spira__ilu_factor *f, int sweeps, const void *r, void *z,
+                        double *w)
+{
+    const spira__csr *lu = &f->lu;
+    const int32_t n = lu->nrows, *rp = lu->row_ptr, *ci = lu->col_idx, *dg = f->diag;
+    const spira_dtype t = lu->dtype;
+    double *b = w, *x = w + n, *next = w + 2 * (size_t)n, *swap;
+    /* L y = P r, L unit: y_0 = P r, y_j = P r - L_s y_{j-1} */
+    for (int32_t i = 0; i < n; i++) b[i] = x[i] = spira__get(r, t, f->perm ? f->perm[i] : i);
+    for (int j = 0; j < sweeps; j++) {
+        for (int32_t i = 0; i < n; i++) {
+            double s = b[i];
+            for (int32_t q = rp[i]; q < dg[i]; q++) s -= spira__get(lu->val, t, q) * x[ci[q]];
+            next[i] = s;
+        }
+        swap = x, x = next, next = swap;
+    }
+    /* U z = y_K: z_0 = D^-1 y_K, z_j = D^-1 (y_K - U_s z_{j-1}) */
+    swap = b, b = x, x = swap;
+    for (int32_t i = 0; i < n; i++) x[i] = b[i] / spira__get(lu->val, t, dg[i]);
+    for (int j = 0; j < sweeps; j++) {
+        for (int32_t i = 0; i < n; i++) {
+            double s = b[i];
+            for (int32_t q = dg[i] + 1; q < rp[i + 1]; q++)
+                s -= spira__get(lu->val, t, q) * x[ci[q]];
+            next[i] = s / spira__get(lu->val, t, dg[i]);
+        }
+        swap = x, x = next, next = swap;
+    }
+    for (int32_t i = 0; i < n; i++) spira__set(z, t, i, x[i]);
+}
+
+spira__ilu_factor *spira__ilu_of(spira__precond *M)
+{
+    if (!M || (M->ops != &spira__precond_ilu0 && M->ops != &spira__precond_ilut)) return NULL;
+    return ((ilu_precond *)M)->f;
+}
+
+spira_status spira__ilu_split(const spira__ilu_factor *f, spira__csr *lower, spira__csr *upper,
+                              void **diag)
+{
+    const spira__csr *lu = &f->lu;
+    const int32_t n = lu->nrows;
+    const size_t es = spira_dtype_size(lu->dtype);
+    int32_t nl = 0;
+    for (int32_t i = 0; i < n; i++) nl += f->diag[i] - lu->row_ptr[i];
+    *lower = (spira__csr){.nrows = n, .ncols = n, .nnz = nl, .dtype = lu->dtype};
+    *upper = (spira__csr){.nrows = n, .ncols = n, .nnz = lu->nnz - nl - n, .dtype = lu->dtype};
+    *diag = NULL;
+    spira__csr *part[2] = {lower, upper};
+    spira_status s = spira__alloc(f->ctx, diag, (size_t)n, es, "ILU sweeps: U's diagonal");
+    for (int k = 0; k < 2 && s == SPIRA_OK; k++) {
+        s = spira__alloc(f->ctx, (void **)&part[k]->row_ptr, (size_t)n + 1, sizeof(int32_t),
+                         "ILU sweeps: a strict triangle");
+        if (s == SPIRA_OK)
+            s = spira__alloc(f->ctx, (void **)&part[k]->col_idx, (size_t)part[k]->nnz,
+                             sizeof(int32_t), "ILU sweeps: a strict triangle");
+        if (s == SPIRA_OK)
+            s = spira__alloc(f->ctx, &part[k]->val, (size_t)part[k]->nnz, es,
+                             "ILU sweeps: a strict triangle");
+    }
+    if (s != SPIRA_OK) {
+        spira__csr_free(lower);
+        spira__csr_free(upper);
+        spira__free(*diag);
+        *diag = NULL;
+        return s;
+    }
+    lower->row_ptr[0] = upper->row_ptr[0] = 0;
+    for (int32_t i = 0; i < n; i++) {
+        /* row i of lu: [row_ptr[i], diag[i]) lower, diag[i], (diag[i], row_ptr[i + 1]) upper */
+        const int32_t a = lu->row_ptr[i], d = f->diag[i], e = lu->row_ptr[i + 1];
+        const int32_t lo = lower->row_ptr[i], up = upper->row_ptr[i];
+        memcpy(lower->col_idx + lo, lu->col_idx + a, (size_t)(d - a) * sizeof(int32_t));
+        memcpy((char *)lower->val + lo * es, (const char *)lu->val + a * es, (size_t)(d - a) * es);
+        memcpy(upper->col_idx + up, lu->col_idx + d + 1, (size_t)(e - d - 1) * sizeof(int32_t));
+        memcpy((char *)upper->val + up * es, (const char *)lu->val + (d + 1) * es,
+               (size_t)(e - d - 1) * es);
+        memcpy((char *)*diag + i * es, (const char *)lu->val + d * es, es);
+        lower->row_ptr[i + 1] = lo + (d - a);
+        upper->row_ptr[i + 1] = up + (e - d - 1);
+    }
+    return SPIRA_OK;
+}
+
 static spira_status ilu_apply(spira__precond *self, spira_vector r, spira_vector z)
 {
     ilu_precond *p = (ilu_precond *)self;
+    const int k = p->base.sweeps;
     SPIRA__TRY(spira__vectors_match(r, z, NULL));
-    if (p->f->dev) return spira__ilu_dev_apply(p->f, r->data, z->data);
-    host_apply(p->f, r->data, z->data, p->y);
+    if (p->f->dev)
+        return k ? spira__ilu_dev_sweeps(p->f, k, SPIRA__SWEEPS_AUTO, r->data, z->data)
+                 : spira__ilu_dev_apply(p->f, r->data, z->data);
+    if (k) host_sweeps(p->f, k, r->data, z->data, p->y);
+    else host_apply(p->f, r->data, z->data, p->y);
     return SPIRA_OK;
 }
 
@@ -281,6 +386,10 @@ static spira_status ilu_create(const spira__precond_ops *ops, spira_matrix A,
                                 "ILUT drop tolerance %g (0 < tau < 1) or fill %g (1 to %d)", tau,
                                 fill, MAX_FILL);
     }
+    if (o->trisolve_sweeps < 0 || o->trisolve_sweeps > SPIRA_TRISOLVE_MAX_SWEEPS)
+        return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "%s: %d Jacobi sweeps a triangular "
+                            "solve (0: exact solves, at most %d)", name, o->trisolve_sweeps,
+                            SPIRA_TRISOLVE_MAX_SWEEPS);
     spira__precond *base;
     SPIRA__TRY(spira__precond_alloc(A->ctx, ops, sizeof(ilu_precond), &base));
     ilu_precond *p = (ilu_precond *)base;
@@ -290,9 +399,12 @@ static spira_status ilu_create(const spira__precond_ops *ops, spira_matrix A,
         p->base.unsymmetric = "ILUT drops entries by row and permutes and scales rows";
     else if (s == SPIRA_OK && p->f->perm)
         p->base.unsymmetric = "A has zero diagonal entries, so its rows were permuted";
-    if (s == SPIRA_OK && !p->f->dev)
-        s = spira__alloc(A->ctx, (void **)&p->y, (size_t)A->csr.nrows, sizeof *p->y,
-                         "incomplete LU work vector");
+    p->base.sweeps = o->trisolve_sweeps;
+    if (s == SPIRA_OK && A->ctx->backend == SPIRA_BACKEND_CUDA)
+        s = spira__ilu_dev_setup(p->f, p->base.sweeps);
+    else if (s == SPIRA_OK)
+        s = spira__alloc(A->ctx, (void **)&p->y, (size_t)A->csr.nrows * (p->base.sweeps ? 3 : 1),
+                         sizeof *p->y, "incomplete LU work vectors");
     if (s != SPIRA_OK) {
         spira__precond_destroy(&p->base);
         return s;

@@ -17,8 +17,8 @@ typedef struct spira__precond_ops {
     const char *name;
     /* apply is z <- r: solvers use r itself and need no vector for z */
     int is_identity;
-    /* Build M for A with o's parameters (precond_degree, precond_drop_tol, precond_fill;
-     * 0 = default); *out is NULL on failure and nothing is left allocated. */
+    /* Build M for A with o's parameters (precond_degree, precond_drop_tol, precond_fill,
+     * trisolve_sweeps; 0 = default); *out is NULL on failure and nothing is left allocated. */
     spira_status (*create)(const struct spira__precond_ops *ops, spira_matrix A,
                            const spira_solve_opts *o, struct spira__precond **out);
     spira_status (*apply)(struct spira__precond *self, spira_vector r, spira_vector z);
@@ -35,6 +35,9 @@ typedef struct spira__precond {
     /* ILU(0): alpha when M is the factor of A + alpha diag(A) (spira_solve_info's
      * precond_shift); 0 otherwise */
     double shift;
+    /* ILU(0)/ILUT: the Jacobi sweeps replacing each triangular solve (spira_solve_info's
+     * trisolve_sweeps); 0: exact solves, or none */
+    int sweeps;
 } spira__precond;
 
 extern const spira__precond_ops spira__precond_none, spira__precond_jacobi,

@@ -147,6 +147,10 @@ static spira_status resolve_opts(spira_context ctx, spira_solve_opts *o)
                                SPIRA_ILUT_DEFAULT_DROP_TOL, 0, 1, 1, 1));
     SPIRA__TRY(spira__opt_real(ctx, "spira_solve_opts.precond_fill", &o->precond_fill,
                                SPIRA_ILUT_DEFAULT_FILL, 1, 0, 1000, 0));
+    if (o->trisolve_sweeps < 0 || o->trisolve_sweeps > SPIRA_TRISOLVE_MAX_SWEEPS)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "spira_solve_opts.trisolve_sweeps = %d: "
+                            "want an integer from 0 (exact triangular solves) to %d",
+                            o->trisolve_sweeps, SPIRA_TRISOLVE_MAX_SWEEPS);
     SPIRA__TRY(spira__opt_real(ctx, "spira_solve_opts.damping", &o->damping, 1, 0, 1, INFINITY, 1));
     if (o->history_len < 0)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
@@ -279,7 +283,10 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
     }
     info->setup_ms = S->setup_ms;
     S->setup_ms = 0;
-    if (s == SPIRA_OK) info->precond_shift = e->M->shift;
+    if (s == SPIRA_OK) {
+        info->precond_shift = e->M->shift;
+        info->trisolve_sweeps = e->M->sweeps;
+    }
     double t1 = spira__now_ms();
     if (s == SPIRA_OK) s = spira_nrm2(b, &e->bnorm);
     if (s == SPIRA_OK && !isfinite(e->bnorm))

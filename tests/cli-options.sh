@@ -50,6 +50,10 @@ bad spira-solve "--repeat '-1': want an integer from 1" $lap --repeat -1
 bad spira-solve "--monitor '0'" $lap --monitor 0
 bad spira-solve "--drop-tol '1': want a finite number in (0, 1)" $lap --drop-tol 1
 bad spira-solve "--fill '0.5': want a finite number in [1, 1000]" $lap --fill 0.5
+bad spira-solve "--trisolve-sweeps '-1': want an integer from 0 to 64" $lap --precond ilu0 --trisolve-sweeps -1
+bad spira-solve "--trisolve-sweeps '65': want an integer from 0 to 64" $lap --precond ilu0 --trisolve-sweeps 65
+bad spira-solve "--trisolve-sweeps '2x'" $lap --precond ilu0 --trisolve-sweeps 2x
+bad spira-solve "--trisolve-sweeps ''" $lap --precond ilu0 --trisolve-sweeps ""
 bad spira-solve "--laplacian '2:99999999999999999999'" --laplacian 2:99999999999999999999
 bad spira-solve "--laplacian '4:10'" --laplacian 4:10
 bad spira-solve "unexpected argument 'second.mtx' (one matrix file)" "$data" second.mtx
@@ -59,6 +63,15 @@ bad spira-solve "no matrix"
 run 1 "not converged in 3 iterations" $bin/spira-solve $lap --tol 0 --maxit 3
 grep -q "iteration limit reached after 3 iterations" "$out" ||
     { echo "FAIL: --tol 0 --maxit 3 did not run 3 iterations"; fails=$((fails + 1)); }
+# --trisolve-sweeps is taken and reported; 0 is the exact solves
+n=$((n + 1))
+$bin/spira-solve $lap --precond ilu0 --trisolve-sweeps 3 >"$out" 2>"$err" &&
+    grep -q "preconditioner ilu0 (3 Jacobi sweeps a triangular solve)" "$out" ||
+    { echo "FAIL: --trisolve-sweeps 3 not taken:"; sed 's/^/    /' "$out" "$err"; fails=$((fails + 1)); }
+n=$((n + 1))
+$bin/spira-solve $lap --precond ilu0 --trisolve-sweeps 0 >"$out" 2>"$err" &&
+    grep -q "preconditioner ilu0 (exact triangular solves)" "$out" ||
+    { echo "FAIL: --trisolve-sweeps 0 not exact:"; sed 's/^/    /' "$out" "$err"; fails=$((fails + 1)); }
 # --dtol: > 1 or inf; a small one stops a solve whose residual grows (Jacobi on a matrix
 # that is not diagonally dominant)
 bad spira-solve "--dtol '1': want a finite number > 1 (or inf)" $lap --dtol 1

@@ -1,7 +1,7 @@
 /*
  * test_faults.c - failure injection: the n-th allocation fails, for n = 1, 2, ... through
  * a whole workflow (context, matrix, every SpMV format, reading a gzipped Matrix Market
- * file, a preconditioned solve). Each run
+ * file, preconditioned solves: Jacobi, IC(0) exact and with Jacobi sweeps). Each run
  * must return SPIRA_OK or SPIRA_ERR_NOMEM, never crash, and leave no block allocated.
  * The GPU suite walks the same workflow on its CUDA context, where device allocations (every
  * format's upload) fail in turn too.
@@ -45,6 +45,12 @@ static spira_status workflow(spira_context given, const tu_shape *shape, const t
     if (s == SPIRA_OK) {
         spira_solve_opts so = {.rtol = 1e-5, .precond = SPIRA_PRECOND_JACOBI};
         s = spira_solve(SPIRA_SOLVER_CG, S, b, sx, &so, NULL);
+        /* IC(0) with exact solves, then with Jacobi sweeps on the same cached factor: on
+         * the GPU the sweeps' device part is made (and fails) while the exact part stands */
+        so.precond = SPIRA_PRECOND_ILU0;
+        if (s == SPIRA_OK) s = spira_solve(SPIRA_SOLVER_CG, S, b, sx, &so, NULL);
+        so.trisolve_sweeps = 2;
+        if (s == SPIRA_OK) s = spira_solve(SPIRA_SOLVER_CG, S, b, sx, &so, NULL);
     }
     if (s != SPIRA_OK && s != SPIRA_ERR_NOMEM)
         ck_abort_msg("status %s: %s", spira_status_name(s), spira_last_error(ctx));

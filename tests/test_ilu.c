@@ -1,13 +1,16 @@
 /* test_ilu.c - the incomplete-LU preconditioners and the maximum-product matching behind
  * them: optimality against brute force, the ILU(0) identity (L U = P A on the pattern),
  * exactness where nothing is dropped, the real matrices with zero diagonals, caching, bad
- * input, and every allocation failing in turn. */
+ * input, and every allocation failing in turn; the Jacobi sweeps replacing the triangular
+ * solves against a dense reference, exact at the triangles' depth, symmetric for IC(0),
+ * in whole solves. */
 #include "testutil.h"
 #include "ilu.h"
 #include "matching.h"
 #include "precond.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,7 +336,9 @@ START_TEST(ilu_allocation_failures)
     spira_vector b, x;
     spira_vector_create(ctx, 67, SPIRA_R64, &b), spira_vector_create(ctx, 67, SPIRA_R64, &x);
     spira_vector_fill(b, 1);
-    spira_solve_opts o = {.precond = _i ? SPIRA_PRECOND_ILUT : SPIRA_PRECOND_ILU0};
+    /* _i = 2: ILU(0) with Jacobi sweeps (their host work vectors) */
+    spira_solve_opts o = {.precond = _i == 1 ? SPIRA_PRECOND_ILUT : SPIRA_PRECOND_ILU0,
+                          .trisolve_sweeps = _i == 2 ? 3 : 0};
     spira_status s = SPIRA_ERR_NOMEM;
     long k;
     for (k = 1; k < 200 && s != SPIRA_OK; k++) {
@@ -355,6 +360,292 @@ START_TEST(ilu_allocation_failures)
 }
 END_TEST
 
+/* ---- Jacobi sweeps for the triangular solves ---- */
+
+/* The sweeps by dense matrices built from f's entries: the test's own reference. */
+static void dense_sweeps(const spira__ilu_factor *f, int k, const double *r, double *z)
+{
+    const int32_t n = f->lu.nrows;
+    double *L = calloc((size_t)n * n, sizeof *L), *U = calloc((size_t)n * n, sizeof *U);
+    double *b = malloc(n * sizeof *b), *y = malloc(n * sizeof *y), *t = malloc(n * sizeof *t);
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t q = f->lu.row_ptr[i]; q < f->lu.row_ptr[i + 1]; q++) {
+            int32_t c = f->lu.col_idx[q];
+            (c < i ? L : U)[(size_t)i * n + c] = spira__get(f->lu.val, f->lu.dtype, q);
+        }
+    for (int32_t i = 0; i < n; i++) b[i] = y[i] = r[f->perm ? f->perm[i] : i];
+    for (int j = 0; j < k; j++) { /* y <- P r - L_s y */
+        for (int32_t i = 0; i < n; i++) {
+            t[i] = b[i];
+            for (int32_t c = 0; c < n; c++) t[i] -= L[(size_t)i * n + c] * y[c];
+        }
+        memcpy(y, t, n * sizeof *y);
+    }
+    for (int32_t i = 0; i < n; i++) z[i] = y[i] / U[(size_t)i * n + i];
+    for (int j = 0; j < k; j++) { /* z <- D^-1 (y - U_s z) */
+        for (int32_t i = 0; i < n; i++) {
+            t[i] = y[i];
+            for (int32_t c = i + 1; c < n; c++) t[i] -= U[(size_t)i * n + c] * z[c];
+            t[i] /= U[(size_t)i * n + i];
+        }
+        memcpy(z, t, n * sizeof *z);
+    }
+    free(L), free(U), free(b), free(y), free(t);
+}
+
+/* spira__ilu_split (what the GPU's sweeps upload): the strict triangles' rows and U's
+ * diagonal hold exactly the factor's entries, each on its side of the diagonal. */
+static void check_split(const spira__ilu_factor *f)
+{
+    spira__csr lo, up;
+    void *dg;
+    ck_assert_int_eq(spira__ilu_split(f, &lo, &up, &dg), SPIRA_OK);
+    const spira__csr *lu = &f->lu;
+    ck_assert_int_eq(lo.nnz + up.nnz + lu->nrows, lu->nnz);
+    for (int32_t i = 0; i < lu->nrows; i++) {
+        int32_t a = lo.row_ptr[i], b = up.row_ptr[i];
+        ck_assert(spira__get(dg, lu->dtype, i) == spira__get(lu->val, lu->dtype, f->diag[i]));
+        for (int32_t q = lu->row_ptr[i]; q < lu->row_ptr[i + 1]; q++) {
+            int32_t c = lu->col_idx[q];
+            if (c == i) continue;
+            const spira__csr *part = c < i ? &lo : &up;
+            int32_t k = c < i ? a++ : b++;
+            ck_assert_int_eq(part->col_idx[k], c);
+            ck_assert(spira__get(part->val, lu->dtype, k) == spira__get(lu->val, lu->dtype, q));
+        }
+        ck_assert_int_eq(a, lo.row_ptr[i + 1]);
+        ck_assert_int_eq(b, up.row_ptr[i + 1]);
+    }
+    spira__csr_free(&lo), spira__csr_free(&up), spira__free(dg);
+}
+
+/* z = M^-1 r on M's context, z poisoned first; r, z: n doubles on the host. */
+static void apply_host(spira__precond *M, spira_context ctx, spira_dtype t, int32_t n,
+                       const double *r, double *z)
+{
+    spira_vector vr, vz;
+    ck_assert_int_eq(spira_vector_create(ctx, n, t, &vr), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(ctx, n, t, &vz), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_set_f64(vr, r), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(vz, NAN), SPIRA_OK);
+    ck_assert_int_eq(spira__precond_apply(M, vr, vz), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_get_f64(vz, z), SPIRA_OK);
+    spira_vector_destroy(vr), spira_vector_destroy(vz);
+}
+
+/* The host's sweeps (K = 1, 2, 3, 5) against the dense reference, and tu_ilu_reference
+ * (the GPU suite's) against it too, on every small case; _i: case * 2 + (float). */
+START_TEST(ilu_sweeps_match_dense)
+{
+    const int c = _i / 2;
+    const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
+    spira_context ctx = tu_cpu();
+    spira_precond_type pc;
+    const char *label;
+    unsigned seed = tu_seed() + 13 * (unsigned)c;
+    spira_matrix A = tu_trisolve_case(ctx, c, t, seed, &pc, &label);
+    const int32_t n = A->csr.nrows;
+    double *r = malloc(n * sizeof *r), *z = malloc(n * sizeof *z), *zd = malloc(n * sizeof *zd);
+    double *zs = malloc(n * sizeof *zs), *scale = malloc(n * sizeof *scale);
+    for (int32_t i = 0; i < n; i++) r[i] = (float)tu_uniform(&seed, -1, 1);
+    static const int ks[] = {1, 2, 3, 5};
+    for (int q = 0; q < 4; q++) {
+        spira_solve_opts o = {.precond = pc, .trisolve_sweeps = ks[q]};
+        spira__precond *M;
+        ck_assert_int_eq(spira__precond_create(pc, &o, A, &M), SPIRA_OK);
+        ck_assert_int_eq(M->sweeps, ks[q]);
+        spira__ilu_factor *f = spira__ilu_of(M);
+        ck_assert_ptr_nonnull(f);
+        if (q == 0) check_split(f);
+        apply_host(M, ctx, t, n, r, z);
+        dense_sweeps(f, ks[q], r, zd);
+        tu_ilu_reference(f, ks[q], r, zs, scale);
+        char what[128];
+        snprintf(what, sizeof what, "%s, %s, K = %d", label, t == SPIRA_R64 ? "double" : "float",
+                 ks[q]);
+        const double tol = tu_trisolve_tol(f, ks[q], SPIRA_R64);
+        tu_check_scaled(what, zs, zd, scale, n, tol);
+        /* the host sums in double; float rounds z once at the end */
+        tu_check_scaled(what, z, zd, scale, n, tol + (t == SPIRA_R32 ? 0x1p-23 : 0));
+        spira__precond_destroy(M);
+    }
+    free(r), free(z), free(zd), free(zs), free(scale);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* The longest chain of dependencies in f's strict lower (upper: 1) triangle, in edges: the
+ * sweeps after which that solve is exact. */
+static int32_t depth(const spira__ilu_factor *f, int upper)
+{
+    const int32_t n = f->lu.nrows, *rp = f->lu.row_ptr, *ci = f->lu.col_idx;
+    int32_t *level = calloc(n ? n : 1, sizeof *level), deepest = 0;
+    for (int32_t s = 0; s < n; s++) {
+        int32_t i = upper ? n - 1 - s : s;
+        for (int32_t q = upper ? f->diag[i] + 1 : rp[i]; q < (upper ? rp[i + 1] : f->diag[i]); q++)
+            if (level[ci[q]] + 1 > level[i]) level[i] = level[ci[q]] + 1;
+        if (level[i] > deepest) deepest = level[i];
+    }
+    free(level);
+    return deepest;
+}
+
+/* Enough sweeps make the apply exact: K = the triangles' depth gives the exact solves'
+ * result to rounding, on every small case; on a 1-D Laplacian of 30 rows (a chain of 29
+ * whose factor's entries do not shrink) K = 28 is visibly not exact. */
+START_TEST(ilu_sweeps_exact_at_depth)
+{
+    spira_context ctx = tu_cpu();
+    spira_precond_type pc;
+    const char *label = "1-D Laplacian 30";
+    unsigned seed = tu_seed() + 5 * (unsigned)_i;
+    spira_matrix A;
+    if (_i < 9) {
+        A = tu_trisolve_case(ctx, _i, SPIRA_R64, seed, &pc, &label);
+    } else {
+        int32_t ri[88], ci[88], k = 0;
+        double v[88];
+        for (int32_t i = 0; i < 30; i++) {
+            ri[k] = i, ci[k] = i, v[k++] = 2;
+            if (i > 0) ri[k] = i, ci[k] = i - 1, v[k++] = -1;
+            if (i < 29) ri[k] = i, ci[k] = i + 1, v[k++] = -1;
+        }
+        A = tu_coo(ctx, 30, k, ri, ci, v, SPIRA_R64);
+        pc = SPIRA_PRECOND_ILU0;
+    }
+    const int32_t n = A->csr.nrows;
+    double *r = malloc(n * sizeof *r), *z = malloc(n * sizeof *z), *ze = malloc(n * sizeof *ze);
+    double *zr = malloc(n * sizeof *zr), *scale = malloc(n * sizeof *scale);
+    double *se = malloc(n * sizeof *se);
+    for (int32_t i = 0; i < n; i++) r[i] = tu_uniform(&seed, -1, 1);
+    spira_solve_opts o = {.precond = pc};
+    spira__precond *E, *M;
+    ck_assert_int_eq(spira__precond_create(pc, &o, A, &E), SPIRA_OK);
+    spira__ilu_factor *f = spira__ilu_of(E);
+    int32_t K = depth(f, 0) > depth(f, 1) ? depth(f, 0) : depth(f, 1);
+    if (K < 1) K = 1;
+    if (_i == 7) { /* rows of ~60 in 120: chains longer than the sweeps allowed, but with a
+                    * diagonal of 480 against entries of at most 4 the terms past 64 sweeps
+                    * are far below rounding */
+        ck_assert_int_gt(K, SPIRA_TRISOLVE_MAX_SWEEPS);
+        K = SPIRA_TRISOLVE_MAX_SWEEPS;
+    }
+    if (_i == 8) ck_assert_int_eq(K, 49);
+    ck_assert_int_le(K, SPIRA_TRISOLVE_MAX_SWEEPS);
+    if (_i == 9) ck_assert_int_eq(K, 29);
+    apply_host(E, ctx, SPIRA_R64, n, r, ze);
+    tu_ilu_reference(f, 0, r, zr, se);
+    o.trisolve_sweeps = K;
+    ck_assert_int_eq(spira__precond_create(pc, &o, A, &M), SPIRA_OK);
+    ck_assert_ptr_eq(spira__ilu_of(M), f); /* one cached factor for both */
+    apply_host(M, ctx, SPIRA_R64, n, r, z);
+    tu_ilu_reference(f, K, r, zr, scale);
+    for (int32_t i = 0; i < n; i++) scale[i] = fmax(scale[i], se[i]);
+    tu_check_scaled(label, z, ze, scale, n, tu_trisolve_tol(f, K, SPIRA_R64));
+    spira__precond_destroy(M);
+    if (_i == 9) { /* one sweep fewer: the chain's last term is missing */
+        o.trisolve_sweeps = K - 1;
+        ck_assert_int_eq(spira__precond_create(pc, &o, A, &M), SPIRA_OK);
+        apply_host(M, ctx, SPIRA_R64, n, r, z);
+        double diff = 0, zmax = 0;
+        for (int32_t i = 0; i < n; i++) {
+            diff = fmax(diff, fabs(z[i] - ze[i]));
+            zmax = fmax(zmax, fabs(ze[i]));
+        }
+        ck_assert_msg(diff > 1e-6 * zmax, "K = %d sweeps already exact: %g of %g", K - 1, diff,
+                      zmax);
+        spira__precond_destroy(M);
+    }
+    spira__precond_destroy(E);
+    free(r), free(z), free(ze), free(zr), free(scale), free(se);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* IC(0) with sweeps stays symmetric: (u, M^-1 v) = (M^-1 u, v) to rounding on gr_30_30
+ * (for ILU(0) of the nonsymmetric sherman5 it is not, which the check would see). */
+START_TEST(ilu_sweeps_symmetric_for_ic0)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A;
+    const int sym = _i < 3;
+    ck_assert_int_eq(spira_matrix_read_mm(ctx, tu_data(sym ? "gr_30_30.mtx" : "sherman5.mtx"),
+                                          SPIRA_R64, &A), SPIRA_OK);
+    const int32_t n = A->csr.nrows;
+    double *u = malloc(n * sizeof *u), *v = malloc(n * sizeof *v);
+    double *mu = malloc(n * sizeof *mu), *mv = malloc(n * sizeof *mv);
+    unsigned seed = tu_seed();
+    for (int32_t i = 0; i < n; i++) u[i] = tu_uniform(&seed, -1, 1), v[i] = tu_uniform(&seed, -1, 1);
+    spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0, .trisolve_sweeps = sym ? 1 + _i : 2};
+    spira__precond *M;
+    ck_assert_int_eq(spira__precond_create(o.precond, &o, A, &M), SPIRA_OK);
+    ck_assert_ptr_null(M->unsymmetric);
+    apply_host(M, ctx, SPIRA_R64, n, u, mu);
+    apply_host(M, ctx, SPIRA_R64, n, v, mv);
+    double a = 0, b = 0, na = 0, nb = 0;
+    for (int32_t i = 0; i < n; i++) {
+        a += u[i] * mv[i], b += mu[i] * v[i];
+        na += fabs(u[i] * mv[i]), nb += fabs(mu[i] * v[i]);
+    }
+    if (sym)
+        ck_assert_msg(fabs(a - b) <= 1e-12 * (na + nb), "K = %d: (u, M^-1 v) = %.17g, "
+                      "(M^-1 u, v) = %.17g", o.trisolve_sweeps, a, b);
+    else
+        ck_assert_double_gt(fabs(a - b), 1e-6 * (na + nb));
+    spira__precond_destroy(M);
+    free(u), free(v), free(mu), free(mv);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Whole solves with sweeps: IC(0)-CG on a 2-D Laplacian and ILU(0)-BiCGSTAB on sherman5
+ * converge with K = 1, 2, 3, 5 and say K in info.trisolve_sweeps (0 for exact solves and for
+ * a preconditioner without triangular solves); K = 49 on a chain of depth 49 is the exact
+ * preconditioner, so BiCGSTAB needs one iteration. */
+START_TEST(ilu_sweeps_in_solves)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A;
+    const int nonsym = _i == 1;
+    if (_i == 2) {
+        spira_precond_type pc;
+        const char *label;
+        A = tu_trisolve_case(ctx, 8, SPIRA_R64, tu_seed(), &pc, &label);
+    } else if (nonsym) {
+        ck_assert_int_eq(spira_matrix_read_mm(ctx, tu_data("sherman5.mtx"), SPIRA_R64, &A), SPIRA_OK);
+    } else {
+        ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 40, SPIRA_R64, &A), SPIRA_OK);
+    }
+    spira_vector xt, b = tu_rhs(A, &xt, tu_seed()), x;
+    spira_vector_create(ctx, spira_vector_length(b), SPIRA_R64, &x);
+    const spira_solver_type st = _i ? SPIRA_SOLVER_BICGSTAB : SPIRA_SOLVER_CG;
+    spira_solve_opts o = {.rtol = 1e-10, .maxit = 2000, .precond = SPIRA_PRECOND_ILU0};
+    spira_solve_info info;
+    static const int ks[] = {0, 1, 2, 3, 5, 49};
+    for (int q = _i == 2 ? 5 : 0; q < (_i == 2 ? 6 : 5); q++) {
+        o.trisolve_sweeps = ks[q];
+        spira_status s = spira_solve(st, A, b, x, &o, &info);
+        ck_assert_msg(s == SPIRA_OK, "K = %d: %s", ks[q], spira_last_error(ctx));
+        ck_assert_int_eq(info.trisolve_sweeps, ks[q]);
+        ck_assert_double_le(info.rel_residual, 1e-9);
+        ck_assert_double_le(tu_max_err(x, xt), nonsym ? 1e-5 : 1e-7);
+        if (_i == 2) ck_assert_int_le(info.iterations, 1);
+    }
+    o.precond = SPIRA_PRECOND_JACOBI; /* no triangular solves: nothing to report */
+    ck_assert_int_eq(spira_solve(st, A, b, x, &o, &info), SPIRA_OK);
+    ck_assert_int_eq(info.trisolve_sweeps, 0);
+    o.trisolve_sweeps = SPIRA_TRISOLVE_MAX_SWEEPS + 1; /* checked whatever the preconditioner */
+    ck_assert_int_eq(spira_solve(st, A, b, x, &o, &info), SPIRA_ERR_INVALID_ARG);
+    tu_assert_error_has(ctx, "spira_solve_opts.trisolve_sweeps = 65");
+    spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_ilu(void)
 {
     Suite *s = suite_create("ilu");
@@ -369,7 +660,14 @@ Suite *suite_ilu(void)
     tcase_add_loop_test(tc, ilu_real_nonsymmetric, 0, 5);
     tcase_add_test(tc, ilu0_cg_and_cache);
     tcase_add_test(tc, ilu_bad_input);
-    tcase_add_loop_test(tc, ilu_allocation_failures, 0, 2);
+    tcase_add_loop_test(tc, ilu_allocation_failures, 0, 3);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("trisolve-sweeps");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, ilu_sweeps_match_dense, 0, 2 * 9);
+    tcase_add_loop_test(tc, ilu_sweeps_exact_at_depth, 0, 10);
+    tcase_add_loop_test(tc, ilu_sweeps_symmetric_for_ic0, 0, 4);
+    tcase_add_loop_test(tc, ilu_sweeps_in_solves, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,6 @@
 /*
- * test_property.c - every solver with every preconditioner on seeded random matrices of
+ * test_property.c - every solver with every preconditioner (ILU(0) and ILUT also with Jacobi
+ * sweeps for their triangular solves) on seeded random matrices of
  * five kinds: SPD, nonsymmetric, symmetric indefinite, singular and badly scaled. Whatever
  * the pair can or cannot do, each run must end with a typed status whose reason agrees
  * with it, within the iteration limit, leaking nothing; and a run that says "converged"
@@ -104,9 +105,13 @@ START_TEST(every_solver_ends_typed)
         spira_vector_create(ctx, n, SPIRA_R64, &x);
         spira_vector_set_f64(b, bh);
         for (int type = SPIRA_SOLVER_CG; type <= SPIRA_SOLVER_JACOBI; type++)
-            for (int pc = SPIRA_PRECOND_NONE; pc <= SPIRA_PRECOND_ILUT; pc++) {
+            for (int v = SPIRA_PRECOND_NONE; v <= SPIRA_PRECOND_ILUT + 2; v++) {
+                /* past ILUT: ILU(0) and ILUT again, with 1-5 Jacobi sweeps a triangular
+                 * solve */
+                const int pc = v <= SPIRA_PRECOND_ILUT ? v : v - 2;
                 spira_solve_opts o = {.rtol = rtol, .maxit = maxit,
-                                      .precond = (spira_precond_type)pc};
+                                      .precond = (spira_precond_type)pc,
+                                      .trisolve_sweeps = v > pc ? 1 + (int)(seed % 5) : 0};
                 spira_solve_info info;
                 spira_vector_fill(x, 7.0); /* poisoned: the solve starts from 0 */
                 spira_status s = spira_solve((spira_solver_type)type, A, b, x, &o, &info);
@@ -154,7 +159,7 @@ START_TEST(every_solver_ends_typed)
         ck_assert_int_eq(spira__alloc_live(), live);
         free(xt), free(bh);
     }
-    ck_assert_int_eq(runs, KINDS * 3 * 5);
+    ck_assert_int_eq(runs, KINDS * 3 * 7);
     ck_assert_int_gt(converged, runs / 3); /* the easy kinds do converge */
     spira_context_destroy(ctx);
 }

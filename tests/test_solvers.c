@@ -282,6 +282,9 @@ START_TEST(solve_opts_checked)
         {{.precond_degree = 65}, "spira_solve_opts.precond_degree = 65: want an integer from 1 to 64"},
         {{.precond_drop_tol = 1.5}, "spira_solve_opts.precond_drop_tol = 1.5: want a finite number in (0, 1)"},
         {{.precond_fill = 0.5}, "spira_solve_opts.precond_fill = 0.5"},
+        {{.trisolve_sweeps = -1}, "spira_solve_opts.trisolve_sweeps = -1: want an integer from 0"},
+        {{.trisolve_sweeps = 65}, "spira_solve_opts.trisolve_sweeps = 65: want an integer from 0 "
+                                  "(exact triangular solves) to 64"},
         {{.damping = -1}, "spira_solve_opts.damping = -1"},
         {{.damping = NAN}, "spira_solve_opts.damping = nan"},
         {{.history_len = -1}, "spira_solve_opts.history_len = -1"},

@@ -292,3 +292,159 @@ void tu_assert_error_has(spira_context ctx, const char *text)
     ck_assert_msg(strstr(spira_last_error(ctx), text), "error '%s' lacks '%s'",
                   spira_last_error(ctx), text);
 }
+
+/* ---- incomplete LU with Jacobi sweeps for its triangular solves ---- */
+
+const int tu_ntrisolve_cases = 10;
+
+/* A random n x n matrix: a random permutation's entries (so it is structurally
+ * nonsingular), about density n^2 more in [-4, 4], and with dominant a diagonal of 4 n. */
+static spira_matrix random_square(spira_context ctx, int32_t n, double density, int dominant,
+                                  spira_dtype t, unsigned seed)
+{
+    int32_t cap = n * n + 2 * n, k = 0, *perm = malloc(n * sizeof *perm);
+    int32_t *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
+    double *v = malloc(cap * sizeof *v);
+    for (int32_t i = 0; i < n; i++) perm[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) {
+        int32_t j = (int32_t)tu_uniform(&seed, 0, i + 1), s = perm[i];
+        perm[i] = perm[j], perm[j] = s;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        ri[k] = i, ci[k] = perm[i], v[k++] = tu_uniform(&seed, 0.5, 4);
+        if (dominant) ri[k] = i, ci[k] = i, v[k++] = 4 * n;
+        for (int32_t j = 0; j < n; j++)
+            if (tu_uniform(&seed, 0, 1) < density)
+                ri[k] = i, ci[k] = j, v[k++] = tu_uniform(&seed, -4, 4);
+    }
+    spira_matrix A = tu_coo(ctx, n, k, ri, ci, v, t);
+    free(ri), free(ci), free(v), free(perm);
+    return A;
+}
+
+/* n x n with the diagonal (2 + i % 3) and, with lower / upper, the first sub- or
+ * superdiagonal (-1) and, with far, the third (0.5): triangular matrices, whose factor has
+ * one strict triangle empty, or tridiagonal ones, whose ILU(0) is exact and whose sweeps
+ * need n - 1 steps to be. */
+static spira_matrix banded(spira_context ctx, int32_t n, int lower, int upper, int far,
+                           spira_dtype t)
+{
+    int32_t *ri = malloc(5 * n * sizeof *ri), *ci = malloc(5 * n * sizeof *ci), k = 0;
+    double *v = malloc(5 * n * sizeof *v);
+    for (int32_t i = 0; i < n; i++) {
+        ri[k] = i, ci[k] = i, v[k++] = 2 + i % 3;
+        if (lower && i > 0) ri[k] = i, ci[k] = i - 1, v[k++] = -1;
+        if (far && lower && i > 2) ri[k] = i, ci[k] = i - 3, v[k++] = 0.5;
+        if (upper && i + 1 < n) ri[k] = i, ci[k] = i + 1, v[k++] = -1;
+        if (far && upper && i + 3 < n) ri[k] = i, ci[k] = i + 3, v[k++] = 0.5;
+    }
+    spira_matrix A = tu_coo(ctx, n, k, ri, ci, v, t);
+    free(ri), free(ci), free(v);
+    return A;
+}
+
+spira_matrix tu_trisolve_case(spira_context ctx, int i, spira_dtype t, unsigned seed,
+                              spira_precond_type *pc, const char **label)
+{
+    static const char *const labels[] = {
+        "random 40, dominant",        "random 40, zero diagonal entries (P != I)",
+        "random 40, ILUT",            "1 x 1",
+        "diagonal 7 (empty triangles)", "lower triangular 9 (U strictly empty)",
+        "upper triangular 9 (L strictly empty)", "random 120, rows of ~60 (V = 32)",
+        "tridiagonal 50 (depth 49)",  "Laplacian 2-D 300^2 (90,000 rows)"};
+    *pc = i == 2 ? SPIRA_PRECOND_ILUT : SPIRA_PRECOND_ILU0;
+    *label = labels[i];
+    spira_matrix A = NULL;
+    switch (i) {
+    case 0: A = random_square(ctx, 40, 0.1, 1, t, seed); break;
+    case 1: A = random_square(ctx, 40, 0.1, 0, t, seed); break;
+    case 2: A = random_square(ctx, 40, 0.15, 0, t, seed); break;
+    case 3: A = banded(ctx, 1, 1, 1, 0, t); break;
+    case 4: A = banded(ctx, 7, 0, 0, 0, t); break;
+    case 5: A = banded(ctx, 9, 1, 0, 1, t); break;
+    case 6: A = banded(ctx, 9, 0, 1, 1, t); break;
+    case 7: A = random_square(ctx, 120, 0.5, 1, t, seed); break;
+    case 8: A = banded(ctx, 50, 1, 1, 0, t); break;
+    default: ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 300, t, &A), SPIRA_OK);
+    }
+    return A;
+}
+
+void tu_ilu_reference(const spira__ilu_factor *f, int sweeps, const double *r, double *z,
+                      double *scale)
+{
+    const spira__csr *lu = &f->lu;
+    const int32_t n = lu->nrows, *rp = lu->row_ptr, *ci = lu->col_idx, *dg = f->diag;
+    size_t bytes = (n ? n : 1) * sizeof(double);
+    double *b = malloc(bytes), *ab = malloc(bytes), *x = malloc(bytes), *ax = malloc(bytes);
+    double *nx = malloc(bytes), *nax = malloc(bytes);
+#define V(q) spira__get(lu->val, lu->dtype, q)
+    for (int32_t i = 0; i < n; i++) {
+        b[i] = r[f->perm ? f->perm[i] : i];
+        ab[i] = fabs(b[i]);
+    }
+    /* L y = P r, then U z = y: exactly (substitution), or by the sweeps */
+    if (!sweeps) {
+        for (int32_t i = 0; i < n; i++) {
+            x[i] = b[i], ax[i] = ab[i];
+            for (int32_t q = rp[i]; q < dg[i]; q++)
+                x[i] -= V(q) * x[ci[q]], ax[i] += fabs(V(q)) * ax[ci[q]];
+        }
+        for (int32_t i = n - 1; i >= 0; i--) {
+            double s = x[i], as = ax[i];
+            for (int32_t q = dg[i] + 1; q < rp[i + 1]; q++)
+                s -= V(q) * z[ci[q]], as += fabs(V(q)) * scale[ci[q]];
+            z[i] = s / V(dg[i]);
+            scale[i] = as / fabs(V(dg[i]));
+        }
+    } else {
+        memcpy(x, b, bytes), memcpy(ax, ab, bytes);
+        for (int j = 0; j < sweeps; j++) {
+            for (int32_t i = 0; i < n; i++) {
+                nx[i] = b[i], nax[i] = ab[i];
+                for (int32_t q = rp[i]; q < dg[i]; q++)
+                    nx[i] -= V(q) * x[ci[q]], nax[i] += fabs(V(q)) * ax[ci[q]];
+            }
+            memcpy(x, nx, bytes), memcpy(ax, nax, bytes);
+        }
+        memcpy(b, x, bytes), memcpy(ab, ax, bytes); /* b = y_K */
+        for (int32_t i = 0; i < n; i++) {
+            z[i] = b[i] / V(dg[i]);
+            scale[i] = ab[i] / fabs(V(dg[i]));
+        }
+        for (int j = 0; j < sweeps; j++) {
+            for (int32_t i = 0; i < n; i++) {
+                double s = b[i], as = ab[i];
+                for (int32_t q = dg[i] + 1; q < rp[i + 1]; q++)
+                    s -= V(q) * z[ci[q]], as += fabs(V(q)) * scale[ci[q]];
+                nx[i] = s / V(dg[i]);
+                nax[i] = as / fabs(V(dg[i]));
+            }
+            memcpy(z, nx, bytes), memcpy(scale, nax, bytes);
+        }
+    }
+#undef V
+    free(b), free(ab), free(x), free(ax), free(nx), free(nax);
+}
+
+double tu_trisolve_tol(const spira__ilu_factor *f, int sweeps, spira_dtype t)
+{
+    int32_t longest = 0;
+    for (int32_t i = 0; i < f->lu.nrows; i++)
+        if (f->lu.row_ptr[i + 1] - f->lu.row_ptr[i] > longest)
+            longest = f->lu.row_ptr[i + 1] - f->lu.row_ptr[i];
+    const double u = t == SPIRA_R64 ? 0x1p-53 : 0x1p-24;
+    /* each step (a sweep, or a row of a substitution, which may wait on n - 1 others) adds
+     * at most (terms + 1) units of rounding times the entry's scale; 4x to spare */
+    const int steps = sweeps ? 2 * sweeps + 2 : 2 * f->lu.nrows + 2;
+    return 4.0 * steps * (longest + 2) * u;
+}
+
+void tu_check_scaled(const char *what, const double *z, const double *ref, const double *scale,
+                     int64_t n, double tol)
+{
+    for (int64_t i = 0; i < n; i++)
+        ck_assert_msg(fabs(z[i] - ref[i]) <= tol * scale[i] + 1e-300,
+                      "%s (seed %u): z[%lld] = %.17g, reference %.17g (scale %g, tol %g)", what,
+                      tu_seed(), (long long)i, z[i], ref[i], scale[i], tol);
+}

@@ -8,6 +8,7 @@
 #include <check.h>
 
 #include "spira_impl.h"
+#include "ilu.h"
 
 /* A fresh CPU-backend context (asserts it was created). */
 spira_context tu_cpu(void);
@@ -129,11 +130,31 @@ double tu_max_err(spira_vector x, spira_vector xt);
 spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri,
                     const int32_t *ci, const double *v, spira_dtype t);
 
+/* Matrices for the incomplete LU with Jacobi sweeps for its triangular solves (test_ilu.c,
+ * gpu_trisolve.c), case 0..tu_ntrisolve_cases-1: random (dominant; with zero diagonal
+ * entries, so P != I; ILUT), awkward (1 x 1, diagonal, triangular: empty triangle rows),
+ * long rows, a deep chain, a large 2-D Laplacian. *pc: the preconditioner to take. */
+extern const int tu_ntrisolve_cases;
+spira_matrix tu_trisolve_case(spira_context ctx, int i, spira_dtype t, unsigned seed,
+                              spira_precond_type *pc, const char **label);
+/* The apply of factor f with `sweeps` Jacobi sweeps a triangular solve (0: exact
+ * substitution), in double, from r (n values) into z; scale gets the same recurrence on
+ * absolute values (|r|, |entries|), which bounds the rounding each z[i] may carry. */
+void tu_ilu_reference(const spira__ilu_factor *f, int sweeps, const double *r, double *z,
+                      double *scale);
+/* The relative tolerance, against that scale, for an apply of f in dtype t. */
+double tu_trisolve_tol(const spira__ilu_factor *f, int sweeps, spira_dtype t);
+/* |z[i] - ref[i]| <= tol scale[i] for every i, else fail naming what, i and the seed. */
+void tu_check_scaled(const char *what, const double *z, const double *ref, const double *scale,
+                     int64_t n, double tol);
+
 /* check_gpu's case comparing the conversions on the GPU with the host's
  * (gpu_device_convert.c), with two contexts of its own. */
 TCase *tu_gpu_device_convert_tcase(void);
 /* check_gpu's case comparing the ELL, COO and HYB layouts built on the GPU with the host's,
  * array for array (gpu_device_layout.c). */
 TCase *tu_gpu_device_layout_tcase(void);
+/* check_gpu's case for the Jacobi-sweep triangular solves (gpu_trisolve.c) on ctx. */
+TCase *tu_gpu_trisolve_tcase(spira_context ctx);
 
 #endif

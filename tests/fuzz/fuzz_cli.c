@@ -159,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!sa.path == !sa.lap || sa.repeat < 1 || sa.every < 0 || o->maxit < 0 ||
             !(o->rtol == SPIRA_TOL_ZERO || (o->rtol >= 0 && isfinite(o->rtol))) ||
             o->precond_degree < 0 || o->precond_degree > 64 || !(o->damping >= 0) ||
+            o->trisolve_sweeps < 0 || o->trisolve_sweeps > SPIRA_TRISOLVE_MAX_SWEEPS ||
             !isfinite(o->damping))
             abort();
         library_accepts(ctx, 0, sa.format, o, sa.type, NULL);
