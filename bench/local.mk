@@ -11,3 +11,9 @@ EXTRA_DIST += bench/gpu-gf2.sh bench/gpu-krylov.sh
 EXTRA_DIST += bench/time-to-solution.sh bench/tts-table.py
 EXTRA_DIST += bench/mmread-compare.py
 EXTRA_DIST += bench/sell-padding.py
+# the ILU apply's exact triangular solves against Jacobi sweeps (issue 14): per-apply times
+# by bench/trisolve-bench (private entry points), solves by bench/trisolve-sweeps.sh
+check_PROGRAMS += bench/trisolve-bench
+bench_trisolve_bench_SOURCES = bench/trisolve-bench.c
+bench_trisolve_bench_LDADD = libspira_core.la
+EXTRA_DIST += bench/trisolve-sweeps.sh
