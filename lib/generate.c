@@ -3,16 +3,45 @@
  */
 #include "spira_impl.h"
 
+int spira__laplacian_row(int dim, int64_t n, int64_t r, int64_t *col, double *val)
+{
+    /* neighbours in increasing column order: -z, -y, -x, self, +x, +y, +z */
+    const int64_t step[3] = {1, n, n * n};
+    const int64_t coord[3] = {r % n, (r / n) % n, r / (n * n)};
+    int k = 0;
+    for (int d = dim - 1; d >= 0; d--)
+        if (coord[d] > 0) {
+            col[k] = r - step[d];
+            val[k++] = -1.0;
+        }
+    col[k] = r;
+    val[k++] = 2.0 * dim;
+    for (int d = 0; d < dim; d++)
+        if (coord[d] < n - 1) {
+            col[k] = r + step[d];
+            val[k++] = -1.0;
+        }
+    return k;
+}
+
+spira_status spira__laplacian_check(spira_context ctx, int dim, int64_t n, int64_t *rows)
+{
+    if (dim != 2 && dim != 3)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "Laplacian dimension %d (2 or 3)", dim);
+    if (n < 1 || n > 2000000)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "Laplacian grid size %lld", (long long)n);
+    *rows = n * n * (dim == 3 ? n : 1);
+    return SPIRA_OK;
+}
+
 spira_status spira_matrix_laplacian(spira_context ctx, int dim, int64_t n, spira_dtype dtype,
                                     spira_matrix *A)
 {
     if (!ctx || !A) return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "NULL context or output");
     *A = NULL;
-    if (dim != 2 && dim != 3)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "Laplacian dimension %d (2 or 3)", dim);
-    if (n < 1 || n > 2000000)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "Laplacian grid size %lld", (long long)n);
-    int64_t nz = dim == 3 ? n : 1, rows = n * n * nz, nnz = rows * (2 * dim + 1);
+    int64_t rows;
+    SPIRA__TRY(spira__laplacian_check(ctx, dim, n, &rows));
+    int64_t nnz = rows * (2 * dim + 1);
     SPIRA__TRY(spira__check_dims(ctx, rows, rows, nnz));
     spira__csr c = {0};
     c.nrows = c.ncols = (int32_t)rows;
@@ -24,24 +53,16 @@ spira_status spira_matrix_laplacian(spira_context ctx, int dim, int64_t n, spira
         spira__csr_free(&c);
         return s;
     }
-    /* neighbours in increasing column order: -z, -y, -x, self, +x, +y, +z */
-    const int64_t step[3] = {1, n, n * n};
     int32_t k = 0;
+    int64_t col[7];
+    double val[7];
     for (int64_t r = 0; r < rows; r++) {
         c.row_ptr[r] = k;
-        int64_t coord[3] = {r % n, (r / n) % n, r / (n * n)};
-        for (int d = dim - 1; d >= 0; d--)
-            if (coord[d] > 0) {
-                c.col_idx[k] = (int32_t)(r - step[d]);
-                spira__set(c.val, dtype, k++, -1.0);
-            }
-        c.col_idx[k] = (int32_t)r;
-        spira__set(c.val, dtype, k++, 2.0 * dim);
-        for (int d = 0; d < dim; d++)
-            if (coord[d] < n - 1) {
-                c.col_idx[k] = (int32_t)(r + step[d]);
-                spira__set(c.val, dtype, k++, -1.0);
-            }
+        int len = spira__laplacian_row(dim, n, r, col, val);
+        for (int j = 0; j < len; j++, k++) {
+            c.col_idx[k] = (int32_t)col[j];
+            spira__set(c.val, dtype, k, val[j]);
+        }
     }
     c.row_ptr[rows] = k;
     c.nnz = k;

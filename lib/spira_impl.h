@@ -199,6 +199,13 @@ void spira__csr_spmv_host(const spira__csr *A, double alpha, const void *x, doub
 void spira__csr_spmv_f64(const spira__csr *A, double alpha, const double *x, double beta,
                          double *y);
 
+/* Row r (0-based) of spira_matrix_laplacian's dim-D Laplacian on an n^dim grid (lib/
+ * generate.c): its columns ascending in col, its values in val (room for 2 dim + 1 each);
+ * returns how many. The distributed generator makes each rank's rows with it. */
+int spira__laplacian_row(int dim, int64_t n, int64_t r, int64_t *col, double *val);
+/* Its arguments checked (dim 2 or 3, 1 <= n <= 2e6), *rows = n^dim. */
+spira_status spira__laplacian_check(spira_context ctx, int dim, int64_t n, int64_t *rows);
+
 /* ---- matrix (lib/matrix.c) ------------------------------------------------------------
  * The matrix owns its canonical CSR and a cache of plans built by upper layers (spmv/,
  * precond/). lib/ never looks inside a plan: each entry carries its destroy function. */

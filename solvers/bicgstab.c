@@ -42,7 +42,7 @@ static spira_status bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
     /* r <- b - A x; r0hat <- r */
     spira_status s = spira_copy(b, r);
     if (s == SPIRA_OK && e->o.use_initial_guess) s = spira__op(e, -1.0, x, 1.0, r);
-    if (s == SPIRA_OK) s = spira__dots(1, &r, &r, sum);
+    if (s == SPIRA_OK) s = spira__env_dots(e, 1, &r, &r, sum);
     if (s != SPIRA_OK || spira__check(e, 0, rnorm = sqrt(sum[0]))) return s;
     s = spira_copy(r, rh);
     rhnorm = rnorm;
@@ -81,7 +81,7 @@ static spira_status bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         /* phat <- M^-1 p; v <- A phat; alpha = rho / (r0hat, v) */
         if (s == SPIRA_OK && !ident) s = spira__precond_apply(e->M, p, ph);
         if (s == SPIRA_OK) s = spira__op(e, 1.0, ph, 0.0, v);
-        if (s == SPIRA_OK) s = spira_dot(rh, v, &rv);
+        if (s == SPIRA_OK) s = spira__env_dot(e, rh, v, &rv);
         if (s != SPIRA_OK) break;
         if (rv == 0 || !isfinite(rv)) {
             s = spira__breakdown(e, it, "(r0hat, v)", rv);
@@ -90,7 +90,7 @@ static spira_status bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         alpha = rho / rv;
         /* s <- r - alpha v (in r), and ||s||^2 in the same pass */
         double ss;
-        if ((s = spira__axpby_dots(-alpha, v, 1.0, r, 1, &r, &ss)) != SPIRA_OK) break;
+        if ((s = spira__env_axpby_dots(e, -alpha, v, 1.0, r, 1, &r, &ss)) != SPIRA_OK) break;
         snorm = sqrt(ss);
         if (!isfinite(snorm) || spira__meets_tolerance(e, snorm)) {
             /* half step suffices: x <- x + alpha phat */
@@ -103,7 +103,7 @@ static spira_status bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         spira_vector ts_left[2] = {t, t}, ts_right[2] = {t, r};
         double tts[2]; /* (t, t), (t, s) */
         if (s == SPIRA_OK) s = spira__op(e, 1.0, sh, 0.0, t);
-        if (s == SPIRA_OK) s = spira__dots(2, ts_left, ts_right, tts);
+        if (s == SPIRA_OK) s = spira__env_dots(e, 2, ts_left, ts_right, tts);
         if (s != SPIRA_OK) break;
         double tt = tts[0], ts = tts[1];
         if (tt == 0 || !isfinite(tt)) {
@@ -120,7 +120,7 @@ static spira_status bicgstab(spira__solve_env *e, spira_vector b, spira_vector x
         if (s == SPIRA_OK) s = spira_axpy(omega, sh, x);
         /* r <- s - omega t, with ||r||^2 and the next rho = (r0hat, r) in the same pass */
         spira_vector rr[2] = {r, rh};
-        if (s == SPIRA_OK) s = spira__axpby_dots(-omega, t, 1.0, r, 2, rr, sum);
+        if (s == SPIRA_OK) s = spira__env_axpby_dots(e, -omega, t, 1.0, r, 2, rr, sum);
         if (s != SPIRA_OK || spira__check(e, it, rnorm = sqrt(sum[0]))) break;
     }
     return s;

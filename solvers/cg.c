@@ -34,7 +34,7 @@ static spira_status classic_step(spira__solve_env *e, int it, double beta, doubl
     double pq;
     SPIRA__TRY(spira_axpby(1.0, z, beta, p));
     SPIRA__TRY(spira__op(e, 1.0, p, 0.0, s));
-    SPIRA__TRY(spira_dot(p, s, &pq));
+    SPIRA__TRY(spira__env_dot(e, p, s, &pq));
     if (!isfinite(pq)) return spira__breakdown(e, it, "(p, A p)", pq);
     if (!(pq > 0)) /* p != 0 (gamma = (r, M^-1 r) > 0), so A is not SPD */
         return spira__breakdown(e, it, "(p, A p) <= 0: A is not symmetric positive definite: "
@@ -59,7 +59,7 @@ static spira_status cg(spira__solve_env *e, spira_vector b, spira_vector x)
         if (st == SPIRA_OK) st = spira__op(e, 1.0, z, 0.0, w);
         double sum[3];
         spira_vector left[3] = {r, w, r}, right[3] = {r, z, z};
-        if (st == SPIRA_OK) st = spira__dots(u ? 3 : 2, left, right, sum);
+        if (st == SPIRA_OK) st = spira__env_dots(e, u ? 3 : 2, left, right, sum);
         if (st != SPIRA_OK || spira__check(e, it, sqrt(sum[0]))) break;
         if (it + 1 > e->o.maxit) {
             e->info->reason = SPIRA_STOPPED_MAXIT;

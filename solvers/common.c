@@ -9,7 +9,39 @@
 spira_status spira__op(spira__solve_env *e, double alpha, spira_vector x, double beta,
                        spira_vector y)
 {
+    if (e->comm) return e->comm->op(e->comm->data, alpha, x, beta, y);
     return spira__spmv_apply(e->plan, alpha, x->data, beta, y->data);
+}
+
+/* ---- reductions: local sums, then one sum over the ranks ---- */
+
+spira_status spira__env_dots(spira__solve_env *e, int k, const spira_vector *x,
+                             const spira_vector *y, double *out)
+{
+    SPIRA__TRY(spira__dots(k, x, y, out));
+    return e->comm ? e->comm->sum(e->comm->data, k, out) : SPIRA_OK;
+}
+
+spira_status spira__env_dot(spira__solve_env *e, spira_vector x, spira_vector y, double *out)
+{
+    if (!e->comm) return spira_dot(x, y, out);
+    return spira__env_dots(e, 1, &x, &y, out);
+}
+
+spira_status spira__env_nrm2(spira__solve_env *e, spira_vector x, double *out)
+{
+    if (!e->comm) return spira_nrm2(x, out);
+    double ss;
+    SPIRA__TRY(spira__env_dots(e, 1, &x, &x, &ss));
+    *out = sqrt(ss);
+    return SPIRA_OK;
+}
+
+spira_status spira__env_axpby_dots(spira__solve_env *e, double a, spira_vector x, double b,
+                                   spira_vector y, int k, const spira_vector *z, double *out)
+{
+    SPIRA__TRY(spira__axpby_dots(a, x, b, y, k, z, out));
+    return e->comm ? e->comm->sum(e->comm->data, k, out) : SPIRA_OK;
 }
 
 /* The reason a residual norm stops the solve as converged, or -1. */

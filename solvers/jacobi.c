@@ -24,7 +24,7 @@ static spira_status jacobi(spira__solve_env *e, spira_vector b, spira_vector x)
         /* r <- b - A x_it (x_0 = 0 unless an initial guess was given) */
         s = spira_copy(b, r);
         if (s == SPIRA_OK && (it > 0 || e->o.use_initial_guess)) s = spira__op(e, -1.0, x, 1.0, r);
-        if (s == SPIRA_OK) s = spira_nrm2(r, &rnorm);
+        if (s == SPIRA_OK) s = spira__env_nrm2(e, r, &rnorm);
         if (s != SPIRA_OK || spira__check(e, it, rnorm)) break;
         if (it == e->o.maxit) {
             e->info->reason = SPIRA_STOPPED_MAXIT;

@@ -30,6 +30,7 @@ struct spira_solver_s {
     int on_host;        /* the solves run on the host beside a CUDA context (host_solve.c) */
     spira__host_solver host;
     const char *where;  /* why they run where they do (static) */
+    spira__solve_comm comm; /* a distributed solve's (e.comm points here), else unused */
 };
 
 const char *spira_reason_string(spira_reason r)
@@ -59,7 +60,7 @@ static double expected_multiplies(const spira_solver S)
 {
     const spira_solve_opts *o = &S->o;
     const spira_solver_type type = S->e.type->type;
-    const int32_t n = S->e.A->csr.nrows;
+    const int64_t n = S->e.comm ? S->e.comm->global_rows : S->e.A->csr.nrows;
     double its = type == SPIRA_SOLVER_JACOBI
                      ? o->maxit
                      : ceil(0.16 * log(2 / o->rtol) * cbrt((double)(n > 1 ? n : 1)));
@@ -164,46 +165,76 @@ static spira_status resolve_opts(spira_context ctx, spira_solve_opts *o)
     return SPIRA_OK;
 }
 
-spira_status spira_solver_create(spira_solver_type type, spira_matrix A,
-                                 const spira_solve_opts *opts, spira_solver *out)
+/* spira_solver_create, and with comm a distributed solver's (no host solve, no zero-line
+ * check: the caller's is global; every status agreed over the ranks). */
+static spira_status create(spira_solver_type type, spira_matrix A, const spira__solve_comm *comm,
+                           const spira_solve_opts *opts, spira_solver *out)
 {
     if (!A || !out) return SPIRA_ERR_INVALID_ARG;
     *out = NULL;
     const spira__solver *t = find(type);
     if (!t) return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "unknown solver %d", (int)type);
     SPIRA__TRY(spira__check_operands(t->name, A, "A", 0, NULL, NULL));
-    /* no solver can win on a matrix with a zero row or column: refused before any setup */
-    int32_t line;
-    int is_col;
-    SPIRA__TRY(spira__csr_empty_line(A->ctx, &A->csr, &line, &is_col));
-    if (line >= 0)
-        return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG,
-                            "A is structurally singular: its %s %d (0-based) has no nonzero "
-                            "entry", is_col ? "column" : "row", line);
+    if (!comm) {
+        /* no solver can win on a matrix with a zero row or column: refused before any setup */
+        int32_t line;
+        int is_col;
+        SPIRA__TRY(spira__csr_empty_line(A->ctx, &A->csr, &line, &is_col));
+        if (line >= 0)
+            return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG,
+                                "A is structurally singular: its %s %d (0-based) has no nonzero "
+                                "entry", is_col ? "column" : "row", line);
+    }
     spira_solve_opts o = {0};
     if (opts) o = *opts;
     SPIRA__TRY(resolve_opts(A->ctx, &o));
     /* an iteration's multiplies and preconditioner applies, for where it runs */
     const int precond = t->has_own_precond || o.precond != SPIRA_PRECOND_NONE;
     const int applies = (type == SPIRA_SOLVER_BICGSTAB ? 2 : 1) * (precond ? 2 : 1);
-    int on_host;
-    const char *where;
-    SPIRA__TRY(spira__host_solve_where(A, &o, applies, &on_host, &where));
+    int on_host = 0;
+    const char *where = "distributed: this rank's rows, MPI between ranks";
+    if (!comm) SPIRA__TRY(spira__host_solve_where(A, &o, applies, &on_host, &where));
     spira_solver S = spira__calloc(1, sizeof *S);
-    if (!S) return spira__nomem(A->ctx, "solver", sizeof *S);
-    S->e.ctx = A->ctx;
-    S->e.A = A;
-    S->e.type = t;
-    S->o = o;
-    S->on_host = on_host;
-    S->where = where;
-    spira_status s = on_host ? spira__host_solver_create(type, A, &o, &S->host) : setup(S);
+    spira_status s = S ? SPIRA_OK : spira__nomem(A->ctx, "solver", sizeof *S);
+    if (S) {
+        S->e.ctx = A->ctx;
+        S->e.A = A;
+        S->e.type = t;
+        S->o = o;
+        S->on_host = on_host;
+        S->where = where;
+        if (comm) {
+            S->comm = *comm;
+            S->e.comm = &S->comm;
+        }
+    }
+    if (s == SPIRA_OK) s = on_host ? spira__host_solver_create(type, A, &o, &S->host) : setup(S);
+    if (comm) s = comm->agree(comm->data, s);
     if (s != SPIRA_OK) {
+        if (S) teardown(S);
         spira__free(S);
         return s;
     }
     *out = S;
     return SPIRA_OK;
+}
+
+spira_status spira_solver_create(spira_solver_type type, spira_matrix A,
+                                 const spira_solve_opts *opts, spira_solver *out)
+{
+    return create(type, A, NULL, opts, out);
+}
+
+double spira__solver_expected_multiplies(spira_solver S)
+{
+    return expected_multiplies(S);
+}
+
+spira_status spira__solver_create_comm(spira_solver_type type, spira_matrix local,
+                                       const spira__solve_comm *comm,
+                                       const spira_solve_opts *opts, spira_solver *out)
+{
+    return create(type, local, comm, opts, out);
 }
 
 void spira_solver_destroy(spira_solver S)
@@ -281,6 +312,7 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
         teardown(S);
         s = setup(S);
     }
+    if (e->comm) s = e->comm->agree(e->comm->data, s);
     info->setup_ms = S->setup_ms;
     S->setup_ms = 0;
     if (s == SPIRA_OK) {
@@ -288,7 +320,7 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
         info->trisolve_sweeps = e->M->sweeps;
     }
     double t1 = spira__now_ms();
-    if (s == SPIRA_OK) s = spira_nrm2(b, &e->bnorm);
+    if (s == SPIRA_OK) s = spira__env_nrm2(e, b, &e->bnorm);
     if (s == SPIRA_OK && !isfinite(e->bnorm))
         s = spira__error(e->ctx, SPIRA_ERR_NONFINITE, "b contains NaN or Inf (||b|| = %g)",
                          e->bnorm);
@@ -310,7 +342,7 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
         double rn = 0;
         spira_status t = spira_copy(b, r);
         if (t == SPIRA_OK) t = spira__op(e, -1.0, x, 1.0, r);
-        if (t == SPIRA_OK) t = spira_nrm2(r, &rn);
+        if (t == SPIRA_OK) t = spira__env_nrm2(e, r, &rn);
         if (t != SPIRA_OK) {
             s = t;
             info->reason = SPIRA_STOPPED_ERROR;
@@ -338,7 +370,8 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
     info->solve_ms = spira__now_ms() - t1;
     spira__spmv_account(e->A, info->solve_ms);
     if (s == SPIRA_OK) s = status_of(e);
-    if (s != SPIRA_OK && info->reason != SPIRA_STOPPED_ERROR && e->type->needs_spd)
+    /* (a distributed solve's A is not here to look at: only this rank's block is) */
+    if (s != SPIRA_OK && info->reason != SPIRA_STOPPED_ERROR && e->type->needs_spd && !e->comm)
         not_spd_hint(e, s);
     return s;
 }

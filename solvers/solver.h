@@ -17,6 +17,21 @@
 
 struct spira__solver;
 
+/* A solve spread over processes (dist/, MPI): the solver's vectors are then this rank's
+ * rows of each, and these reach the other ranks. op is y <- alpha A x + beta y for the
+ * whole operator (its halo exchange included); sum adds v[0..k) over all ranks in place
+ * (one collective); agree makes a status every rank's (a failure anywhere fails all, so no
+ * rank waits in a collective another has left). NULL in a one-process solve, whose
+ * arithmetic it leaves exactly as it was. The solvers reach it only through spira__op and
+ * the spira__env_* reductions below, so the math is written once for both. */
+typedef struct {
+    spira_status (*op)(void *data, double alpha, spira_vector x, double beta, spira_vector y);
+    spira_status (*sum)(void *data, int k, double *v);
+    spira_status (*agree)(void *data, spira_status s);
+    void *data;
+    int64_t global_rows; /* the operator's size (the solve's expected iterations) */
+} spira__solve_comm;
+
 typedef struct {
     spira_context ctx;
     spira_matrix A;
@@ -27,6 +42,7 @@ typedef struct {
     double bnorm;           /* ||b||, > 0 */
     spira_solve_info *info; /* never NULL inside a solver */
     int it0;                /* iterations of earlier rounds (see spira_solve's restarts) */
+    const spira__solve_comm *comm; /* NULL: one process */
     /* the hopelessness tests (spira__check), set at iteration 0 of a solve: */
     double rref;            /* max(||b||, ||r_0||): divergence is ||r|| > dtol rref */
     double best;            /* the least ||r|| that was a 1% step below the one before */
@@ -62,6 +78,15 @@ extern const spira__solver spira__cg_solver, spira__bicgstab_solver, spira__jaco
 /* y <- alpha A x + beta y */
 spira_status spira__op(spira__solve_env *e, double alpha, spira_vector x, double beta,
                        spira_vector y);
+/* The reductions, over every rank of a distributed solve (one allreduce each, however many
+ * sums; e->comm NULL: lib/'s calls themselves): spira_dot, spira_nrm2, spira__dots and
+ * spira__axpby_dots. */
+spira_status spira__env_dot(spira__solve_env *e, spira_vector x, spira_vector y, double *out);
+spira_status spira__env_nrm2(spira__solve_env *e, spira_vector x, double *out);
+spira_status spira__env_dots(spira__solve_env *e, int k, const spira_vector *x,
+                             const spira_vector *y, double *out);
+spira_status spira__env_axpby_dots(spira__solve_env *e, double a, spira_vector x, double b,
+                                   spira_vector y, int k, const spira_vector *z, double *out);
 /* Record ||r_it|| (history, monitor, recurrence residual; `it` counts within this round,
  * it0 is added). Returns 1 when the solver must stop, with info->reason set: converged,
  * non-finite residual, the monitor said stop, diverged (||r|| > dtol rref) or stagnated
@@ -78,5 +103,17 @@ spira_status spira__breakdown(spira__solve_env *e, int it, const char *what, dou
  * the messages name the matrix a_name and each vector names[i]. */
 spira_status spira__check_operands(const char *who, spira_matrix A, const char *a_name, int k,
                                    const spira_vector *v, const char *const *names);
+
+/* A solver over this rank's rows of a distributed operator (dist/solve.c): local is its
+ * diagonal block (square, this rank's rows: the workspace's size and the preconditioner's
+ * matrix, so ILU(0) is block Jacobi), comm the rest (copied). Collective: every rank calls
+ * it, and its status is every rank's. No host solve, no zero-line check (the caller makes
+ * the global one). spira_solver_solve and _destroy then work as for any solver, with b
+ * and x this rank's rows. */
+spira_status spira__solver_create_comm(spira_solver_type type, spira_matrix local,
+                                       const spira__solve_comm *comm,
+                                       const spira_solve_opts *opts, spira_solver *S);
+/* The multiplies S's solves expect (what "auto" weighs a format's setup against). */
+double spira__solver_expected_multiplies(spira_solver S);
 
 #endif

@@ -108,3 +108,17 @@ dist_noinst_DATA += tests/mm-bad/array-32bit.mtx tests/mm-bad/array-too-many.mtx
 # block Wiedemann (the GPU file adds its test case to check_gpu's suite)
 tests_check_spira_SOURCES += tests/test_gf2_bw.c tests/test_gf2_bw.h
 tests_check_gpu_SOURCES += tests/test_gf2_bw.c tests/test_gf2_bw.h tests/gpu_gf2_bw.c
+# The distributed suite (--with-mpi): tests/mpi-suite.sh runs check_dist under mpirun with
+# 1, 2 and 3 ranks (Check without fork; every assertion agreed over the ranks)
+if HAVE_MPI
+if HAVE_CHECK
+check_PROGRAMS += tests/check_dist
+TESTS += tests/mpi-suite.sh
+endif
+endif
+tests_check_dist_SOURCES = tests/test_dist.c $(TEST_COMMON)
+tests_check_dist_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+tests_check_dist_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_dist_LDADD = libspira_core.la $(CHECK_LIBS) $(MPI_LIBS)
+dist_noinst_SCRIPTS += tests/mpi-suite.sh
+AM_TESTS_ENVIRONMENT += MPIRUN='$(MPIRUN)'; export MPIRUN;

@@ -1,0 +1,131 @@
+/*
+ * dist.h - the distributed layer's private structs: the row layout shared by a matrix and
+ * its vectors (layout.c), the halo exchange pattern (halo.c), the matrix (matrix.c) and the
+ * vector (vector.c). Only this layer includes mpi.h; the layers below know a distributed
+ * solve only through spira__solve_comm (solvers/solver.h).
+ */
+#ifndef SPIRA_DIST_H
+#define SPIRA_DIST_H
+
+#include "spira_impl.h"
+#include "spira_mpi.h"
+#include "spmv.h"
+
+/* ---- the layout (layout.c) ---------------------------------------------------------- */
+
+/* Which rows each rank owns, counted by the matrix and vectors that share it. */
+typedef struct {
+    MPI_Comm comm;   /* a duplicate of the caller's: our messages never meet theirs */
+    int rank, size;
+    int64_t n;       /* global rows */
+    int64_t *starts; /* size + 1: rank r owns [starts[r], starts[r + 1]) */
+    int64_t first;   /* starts[rank] */
+    int32_t local;   /* starts[rank + 1] - starts[rank] */
+    int refs;
+    /* collective calls made through it (spira_dist_matrix_info) */
+    int64_t exchanges, reductions;
+} spira__dist_layout;
+
+/* Every rank passes its status s of the phase just done; when some failed and some did
+ * not, all return the status of the lowest failing rank, whose message every rank gets,
+ * prefixed "rank R: " (so the same sentence everywhere); when all failed, each its own
+ * (a global fact gives the same everywhere); SPIRA_OK when none failed. One
+ * MPI_Allreduce, and a broadcast when some rank failed alone. */
+spira_status spira__dist_agree(spira_context ctx, MPI_Comm comm, spira_status s);
+/* A layout of the rows over comm: each rank's local count (SPIRA_DIST_EVEN on all ranks:
+ * an even split of n; else n < 0 means "the sum of the counts"). Collective and agreed:
+ * counts that do not sum to n, or a mix of SPIRA_DIST_EVEN and counts, fail on every rank. */
+spira_status spira__dist_layout_create(spira_context ctx, MPI_Comm comm, int64_t n,
+                                       int64_t local_rows, spira__dist_layout **out);
+spira__dist_layout *spira__dist_layout_ref(spira__dist_layout *L);
+void spira__dist_layout_unref(spira__dist_layout *L); /* NULL is fine; not collective */
+/* The rank owning global row g (0 <= g < n). */
+int spira__dist_owner(const spira__dist_layout *L, int64_t g);
+/* v[0..k) summed over all ranks in place, in double (one MPI_Allreduce, counted). */
+spira_status spira__dist_sum(spira_context ctx, spira__dist_layout *L, int k, double *v);
+/* A CPU context, or SPIRA_ERR_UNSUPPORTED saying why not (the GPU path is NCCL's, to come). */
+spira_status spira__dist_check_context(spira_context ctx);
+
+/* ---- the halo exchange (halo.c) ----------------------------------------------------
+ * Built once per matrix from the sorted global indices of its ghost columns: rank r
+ * receives its ghosts from each owner in turn (ghosts [recv_off[i], recv_off[i + 1]) from
+ * recv_rank[i]) and sends the x entries others read (send_idx[send_off[i] ..
+ * send_off[i + 1]) are local indices, sent to send_rank[i]). An exchange is start (pack
+ * the sends, post every receive and send) and finish (wait for them all); what runs
+ * between them overlaps the transfer. The transport is MPI point-to-point on host
+ * buffers; a GPU transport (NCCL's grouped send/recv, a pack kernel) plugs in at start and
+ * finish with the same pattern. */
+typedef struct {
+    spira__dist_layout *L;
+    spira_dtype dtype;
+    int32_t nghost;
+    int nrecv, nsend;
+    int *recv_rank, *send_rank;
+    int32_t *recv_off, *send_off; /* nrecv + 1, nsend + 1 */
+    int32_t *send_idx;            /* send_off[nsend] local indices */
+    void *send_buf;               /* send_off[nsend] values of dtype */
+    MPI_Request *req;             /* nrecv + nsend */
+    int posted;                   /* an exchange is in flight */
+} spira__halo;
+
+/* The pattern for ghosts ghost[0..nghost) (sorted, distinct, none of them this rank's). */
+spira_status spira__halo_create(spira_context ctx, spira__dist_layout *L, spira_dtype dtype,
+                                int32_t nghost, const int64_t *ghost, spira__halo **out);
+void spira__halo_destroy(spira__halo *h);
+/* Post the exchange of x (local values of dtype): ghosts arrive in ghost_out (nghost values),
+ * which must not be touched until finish. */
+spira_status spira__halo_start(spira_context ctx, spira__halo *h, const void *x, void *ghost_out);
+spira_status spira__halo_finish(spira_context ctx, spira__halo *h);
+/* The reverse, for flags: each ghost's flag is OR-ed into its owner's local flag
+ * (local_flags: local bytes, updated). Collective, blocking. */
+spira_status spira__halo_reverse_or(spira_context ctx, spira__halo *h,
+                                    const unsigned char *ghost_flags, unsigned char *local_flags);
+
+/* ---- the matrix (matrix.c) ----------------------------------------------------------- */
+
+struct spira_dist_matrix_s {
+    spira_context ctx;
+    spira__dist_layout *L;
+    spira_dtype dtype;
+    int64_t nnz;            /* global */
+    spira_matrix diag;      /* local x local */
+    spira_matrix offdiag;   /* local x nghost; NULL when nghost is 0 */
+    int64_t *ghost;         /* nghost global column indices, ascending */
+    int32_t nghost;
+    spira__halo *halo;
+    spira_vector ghost_x;   /* the received ghosts, nghost values (NULL when none) */
+    /* the blocks' SpMV plans a solve multiplies with, set by spira__dist_prepare */
+    spira__spmv_plan *pd, *po;
+};
+
+/* The matrix from this rank's rows (layout L, referenced): row_ptr (L->local + 1, from 0),
+ * global columns and values (dtype; NULL: ones); symmetric is the global matrix's flag,
+ * given to the blocks. Collective and agreed. */
+spira_status spira__dist_matrix_build(spira_context ctx, spira__dist_layout *L,
+                                      const int64_t *row_ptr, const int64_t *col_idx,
+                                      const void *val, spira_dtype dtype, int symmetric,
+                                      spira_dist_matrix *out);
+
+/* ---- vectors (vector.c) ---------------------------------------------------------------- */
+
+struct spira_dist_vector_s {
+    spira__dist_layout *L;
+    spira_vector local;
+};
+
+/* x and y (may be NULL) of A's layout, length and dtype; names for the message. */
+spira_status spira__dist_vectors_match(spira_dist_matrix A, spira_dist_vector x, const char *xn,
+                                       spira_dist_vector y, const char *yn);
+
+/* ---- the operator (spmv.c) ----------------------------------------------------------- */
+
+/* The blocks' plans for a caller expecting about `expect` multiplies (auto weighs its
+ * choice by it), kept in A for spira__dist_spmv_local. Local: the caller agrees on it. */
+spira_status spira__dist_prepare(spira_dist_matrix A, double expect);
+/* y <- alpha A x + beta y on this rank's rows, x and y its local parts (distinct), with the
+ * plans of the last spira__dist_prepare. Collective through the halo exchange, which every
+ * rank makes whatever happens, so a rank never leaves its neighbors waiting. */
+spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vector x,
+                                    double beta, spira_vector y);
+
+#endif

@@ -1,0 +1,13 @@
+# The distributed layer (--with-mpi): compiled with MPI's flags, joined to the library
+# before the layers it calls; libspira then links MPI too. Without MPI nothing here is
+# built and spira_mpi.h is not installed.
+if HAVE_MPI
+noinst_LTLIBRARIES += libspira_dist.la
+libspira_dist_la_SOURCES = dist/layout.c dist/halo.c dist/matrix.c dist/generate.c \
+	dist/vector.c dist/spmv.c dist/solve.c
+libspira_dist_la_CPPFLAGS = $(LAYER_I_dist) $(MPI_CFLAGS) -DSPIRA_BUILDING
+include_HEADERS += lib/spira_mpi.h
+libspira_core_la_LIBADD += libspira_dist.la $(MPI_LIBS)
+endif
+noinst_HEADERS += dist/dist.h
+EXTRA_DIST += lib/spira_mpi.h

@@ -1,0 +1,63 @@
+/*
+ * spmv.c - the distributed SpMV, y <- alpha A x + beta y, with the exchange overlapped:
+ *
+ *   post the halo exchange of x       (every rank's sends and receives in flight)
+ *   y <- alpha A_diag x + beta y      (the local columns: needs nothing from others)
+ *   wait for the ghosts
+ *   y <- y + alpha A_offdiag x_ghost  (the remote columns, compressed)
+ *
+ * Bytes moved per multiply on a rank besides the two blocks' own: the sends packed
+ * (send_values entries read and written), and send_values + ghosts entries over the
+ * network in recv_neighbors + send_neighbors messages (spira_dist_matrix_info).
+ */
+#include "dist.h"
+
+spira_status spira__dist_prepare(spira_dist_matrix A, double expect)
+{
+    A->pd = A->po = NULL;
+    spira_status s = spira__spmv_plan_expect(A->diag, expect, &A->pd);
+    if (s == SPIRA_OK && A->offdiag) s = spira__spmv_plan_expect(A->offdiag, expect, &A->po);
+    return s;
+}
+
+spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vector x,
+                                    double beta, spira_vector y)
+{
+    void *ghost = A->ghost_x ? A->ghost_x->data : NULL;
+    SPIRA__TRY(spira__halo_start(A->ctx, A->halo, x->data, ghost));
+    spira_status s = spira__spmv_apply(A->pd, alpha, x->data, beta, y->data);
+    spira_status t = spira__halo_finish(A->ctx, A->halo);
+    if (s == SPIRA_OK) s = t;
+    if (s == SPIRA_OK && A->po) s = spira__spmv_apply(A->po, alpha, ghost, 1.0, y->data);
+    return s;
+}
+
+spira_status spira_dist_spmv(double alpha, spira_dist_matrix A, spira_dist_vector x, double beta,
+                             spira_dist_vector y)
+{
+    if (!A || !x || !y) return SPIRA_ERR_INVALID_ARG;
+    /* the same answer on every rank: the layouts and dtypes are global facts */
+    SPIRA__TRY(spira__dist_vectors_match(A, x, "x", y, "y"));
+    if (x == y)
+        return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "SpMV x and y must be distinct vectors");
+    /* A plan built now may fail on one rank alone (a format's option, memory): the ranks
+     * agree on it while the exchange, which needs no plan, runs anyway */
+    spira__spmv_plan *pd = NULL, *po = NULL;
+    spira_status s = spira__spmv_plan_get(A->diag, &pd);
+    if (s == SPIRA_OK && A->offdiag) s = spira__spmv_plan_get(A->offdiag, &po);
+    const spira__dist_layout *L = A->L;
+    int mine = s == SPIRA_OK ? L->size : L->rank, first = L->size;
+    MPI_Request agree;
+    MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, L->comm, &agree);
+    void *ghost = A->ghost_x ? A->ghost_x->data : NULL;
+    spira_status h = spira__halo_start(A->ctx, A->halo, x->local->data, ghost);
+    if (s == SPIRA_OK && h == SPIRA_OK)
+        s = spira__spmv_apply(pd, alpha, x->local->data, beta, y->local->data);
+    spira_status t = h == SPIRA_OK ? spira__halo_finish(A->ctx, A->halo) : h;
+    MPI_Wait(&agree, MPI_STATUS_IGNORE);
+    if (s == SPIRA_OK) s = t;
+    if (s == SPIRA_OK && po) s = spira__spmv_apply(po, alpha, ghost, 1.0, y->local->data);
+    if (first == L->size) return s; /* no plan failed; an MPI failure is every rank's own */
+    /* a plan failed: every rank takes part in the agreement that names it */
+    return spira__dist_agree(A->ctx, L->comm, mine == L->size ? SPIRA_OK : s);
+}
