@@ -37,3 +37,11 @@ installcheck-local:
 # pointed at the build and source trees.
 TESTS += examples/pkg-config.sh
 dist_noinst_SCRIPTS += examples/pkg-config.sh
+
+# The distributed example (--with-mpi): built here, run by tests/mpi-suite.sh under mpirun
+if HAVE_MPI
+check_PROGRAMS += examples/spira-dist-example
+endif
+examples_spira_dist_example_SOURCES = examples/spira-dist-example.c
+examples_spira_dist_example_CPPFLAGS = -I$(top_srcdir)/lib $(MPI_CFLAGS)
+examples_spira_dist_example_LDADD = libspira.la $(MPI_LIBS) $(LIBM)

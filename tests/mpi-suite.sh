@@ -1,6 +1,6 @@
 #!/bin/sh
 # The distributed suite: tests/check_dist (test_dist.c) under mpirun with 1, 2 and 3 ranks
-# (MPI_RANKS="..." for others), each rank single-threaded. MPIRUN comes from configure;
+# (MPI_RANKS="..." for others), each rank single-threaded; then the distributed example. MPIRUN comes from configure;
 # without one the suite is skipped (exit 77). Open MPI needs --oversubscribe for more
 # ranks than cores (CI has 2) and, as root, the two variables below.
 prog=${CHECK_DIST:-tests/check_dist}
@@ -27,4 +27,10 @@ for np in ${MPI_RANKS:-1 2 3}; do
     rc=1
   fi
 done
+# the copyable example, as a user runs it
+example=${DIST_EXAMPLE:-examples/spira-dist-example}
+if [ -x "$example" ]; then
+  echo "---- 2 ranks: $example 12"
+  timeout 300 "$MPIRUN" $extra -np 2 "$example" 12 || { echo "FAILED: $example"; rc=1; }
+fi
 exit $rc
