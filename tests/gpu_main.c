@@ -925,6 +925,16 @@ START_TEST(gpu_bitwise_reproducible)
 }
 END_TEST
 
+/* Before every test of the main case: its number and the seconds since the first, on
+ * stderr at once, so a log cut off by a time limit says which test was running. */
+static void progress(void)
+{
+    static int k;
+    static double t0;
+    if (!k) t0 = spira__now_ms();
+    fprintf(stderr, "[check_gpu %.1f s] test %d of case cuda\n", (spira__now_ms() - t0) / 1e3, ++k);
+}
+
 int main(void)
 {
     spira_context_opts o = {.backend = SPIRA_BACKEND_CUDA};
@@ -938,6 +948,7 @@ int main(void)
     Suite *s = suite_create("gpu");
     TCase *tc = tcase_create("cuda");
     tcase_set_timeout(tc, 300);
+    tcase_add_checked_fixture(tc, progress, NULL);
     tcase_add_loop_test(tc, gpu_blas_matches_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_fused_blas, 0, 6);
     tcase_add_loop_test(tc, gpu_formats_on_shapes, 0, tu_nshapes);
