@@ -34,76 +34,8 @@ static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
 
 #define TWO53 (UINT64_C(1) << 53)
 
-/* 64 x 64 -> 128-bit product. */
-static inline void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
-{
-#ifdef __SIZEOF_INT128__
-    __extension__ typedef unsigned __int128 u128;
-    u128 p = (u128)a * b;
-    *hi = (uint64_t)(p >> 64);
-    *lo = (uint64_t)p;
-#else
-    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
-    *lo = (mid << 32) | (p00 & 0xffffffffu);
-    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-#endif
-}
-
-static inline int clz64(uint64_t x)
-{
-#if defined(__GNUC__)
-    return __builtin_clzll(x);
-#else
-    int n = 0;
-    for (; !(x >> 63); x <<= 1) n++;
-    return n;
-#endif
-}
-
-/* m * 10^e10 (0 < m < 10^19) correctly rounded into *out, or 0 when in doubt. Symbols as
- * in Lemire 2021: w = m normalised (l leading zeros), the table entry T(q) = the first
- * 128 bits of 10^q, the product z = w * T(q) truncated to its upper 128 bits. */
-static int eisel_lemire(uint64_t m, int64_t e10, int neg, double *out)
-{
-    if (e10 < SPIRA__MM_POW10_MIN || e10 > SPIRA__MM_POW10_MAX) return 0;
-    const uint64_t *t = spira__mm_pow10[e10 - SPIRA__MM_POW10_MIN];
-    int l = clz64(m);
-    uint64_t w = m << l;
-    /* floor(log2(10^q)) = floor(217706 q / 2^16) over the table's range (the generator
-     * checks it); biased binary exponent of w * 10^q when z has its top bit set */
-    int64_t x = 217706 * e10;
-    int64_t fl = x >= 0 ? x >> 16 : -((-x + 65535) >> 16);
-    int64_t e2 = fl + 64 + 1023 - l;
-    uint64_t hi, lo;
-    mul64(w, t[0], &hi, &lo);
-    if ((hi & 0x1FF) == 0x1FF && lo + w < w) {
-        /* the kept bits may still change with the low word of T: take it in */
-        uint64_t yhi, ylo;
-        mul64(w, t[1], &yhi, &ylo);
-        uint64_t mhi = hi, mlo = lo + yhi;
-        if (mlo < lo) mhi++;
-        if ((mhi & 0x1FF) == 0x1FF && mlo + 1 == 0 && ylo + w < w) return 0;
-        hi = mhi;
-        lo = mlo;
-    }
-    int msb = (int)(hi >> 63);
-    uint64_t mant = hi >> (msb + 9); /* 54 bits: 53 and the rounding bit */
-    e2 -= 1 ^ msb;
-    if (lo == 0 && (hi & 0x1FF) == 0 && (mant & 3) == 1) return 0; /* maybe half-way */
-    mant += mant & 1;
-    mant >>= 1;
-    if (mant >> 53) {
-        mant >>= 1;
-        e2++;
-    }
-    if (e2 <= 0 || e2 >= 0x7FF) return 0; /* subnormal or overflow: strtod decides */
-    uint64_t bits = (uint64_t)e2 << 52 | (mant & ((UINT64_C(1) << 52) - 1));
-    if (neg) bits |= UINT64_C(1) << 63;
-    memcpy(out, &bits, sizeof bits);
-    return 1;
-}
+/* The table, for the inline Eisel-Lemire of mm_lex.h. */
+const uint64_t (*const spira__mm_pow10_tab)[2] = spira__mm_pow10;
 
 /* Eight digits at once (SWAR, little-endian only): is [p, p + 8) all digits, and their
  * value. The digits' bytes are 0x30..0x39: adding 6 keeps each below 0x40 only for
@@ -261,6 +193,6 @@ spira__mm_num spira__mm_scan_double(const char *p, const char *end, const char *
     }
 lemire:
 #endif
-    if (eisel_lemire(m, e10, neg, v)) return SPIRA__MM_NUM_OK;
+    if (spira__mm_eisel_lemire(m, e10, neg, v)) return SPIRA__MM_NUM_OK;
     return via_strtod(start, p, dp, v);
 }

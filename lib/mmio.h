@@ -64,10 +64,40 @@ void spira__mm_runs_free(spira__mm_runs *rs);
  * mirrored triplets); frees the runs either way. */
 spira_status spira__mm_runs_to_csr(spira_context ctx, const char *name, spira__mm_runs *rs,
                                    spira__csr *out, int *symmetric);
-/* Text to CSR. nchunks as for spira__mm_parse_runs; SPIRA__MM_TRIPLETS takes the
- * sequential path (spira__mm_parse_coo, spira__csr_from_coo), the reference the tests
- * compare the parallel one with. */
+/* Repeated entries are summed (into the CSR or a dense vector): a sum x that is not
+ * finite in t is refused like an Inf in the file, naming the entry, (row, col) 1-based,
+ * col 0 for a vector. */
+spira_status spira__mm_check_sum(spira_context ctx, const char *name, double x, spira_dtype t,
+                                 int64_t row, int64_t col);
+
+/* The end of every CSR build from a file: rows out of column order sorted, repeated
+ * entries summed and (values: the file has them) the sums checked; by nt threads. */
+spira_status spira__mm_csr_finish(spira_context ctx, const char *name, spira__csr *out,
+                                  int values, int nt);
+
+/* The banner and size line of text, quietly (a refusal returns its status, no message):
+ * head's banner fields and sizes, the body's offset, the declared entries. */
+spira_status spira__mm_parse_head(spira_context ctx, const char *text, size_t len,
+                                  spira_dtype dtype, spira__mm_coo *head, size_t *body,
+                                  int64_t *declared);
+
+/* The fast path for the common coordinate file (lib/mmio_fast.c): text to canonical CSR
+ * in two passes over the text by nchunks threads (0: auto), no triplets. It takes only
+ * what it is sure of and declines anything else (returns 0, *out empty) for the general
+ * reader, which words every refusal; once it took the text (returns 1), *s is SPIRA_OK
+ * with *out built, an allocation's refusal, or the general reader's refusal of a sum of
+ * repeated entries beyond the range (same message). The arrays are the general reader's,
+ * bit for bit. */
+int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, size_t len,
+                       spira_dtype dtype, int nchunks, spira__csr *out, int *symmetric,
+                       spira_status *s);
+
+/* Text to CSR: the fast path, else the runs. nchunks as for spira__mm_parse_runs;
+ * SPIRA__MM_TRIPLETS takes the sequential path (spira__mm_parse_coo, spira__csr_from_coo),
+ * the reference the tests compare the others with; nchunks | SPIRA__MM_NO_FAST skips the
+ * fast path (the tests' way to the runs). */
 #define SPIRA__MM_TRIPLETS (-1)
+#define SPIRA__MM_NO_FAST 0x40000000
 spira_status spira__mm_parse_chunks(spira_context ctx, const char *name, const char *text,
                                     size_t len, spira_dtype dtype, int nchunks, spira__csr *out,
                                     int *symmetric);
@@ -89,6 +119,11 @@ spira_status spira__mm_parse_vector_coo(spira_context ctx, const char *name, con
  * unreadable file: SPIRA_ERR_IO with strerror; corrupt gzip: SPIRA_ERR_IO with zlib's
  * message. */
 spira_status spira__mm_load(spira_context ctx, const char *path, char **text, size_t *len);
+/* spira__mm_load, or for a large regular file of plain text, the file mapped read-only
+ * (*mapped = 1; not NUL-terminated). Released by spira__mm_unmap. */
+spira_status spira__mm_map(spira_context ctx, const char *path, char **text, size_t *len,
+                           int *mapped);
+void spira__mm_unmap(char *text, size_t len, int mapped);
 
 /* A path as messages name it: itself when short, else its first 64 and last 200 bytes
  * around "...", so that what follows it (the cause) survives the context's 1,024-byte

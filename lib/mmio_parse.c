@@ -847,3 +847,16 @@ spira_status spira__mm_parse_runs(spira_context ctx, const char *name, const cha
     if (s != SPIRA_OK) spira__mm_runs_free(out);
     return s;
 }
+
+spira_status spira__mm_parse_head(spira_context ctx, const char *text, size_t len,
+                                  spira_dtype dtype, spira__mm_coo *head, size_t *body,
+                                  int64_t *declared)
+{
+    mm_lexer L;
+    SPIRA__TRY(start(ctx, NULL, text, len, dtype, head, &L));
+    L.quiet = 1;
+    SPIRA__TRY(parse_banner(&L, head));
+    SPIRA__TRY(parse_size(&L, head, declared));
+    *body = len - (size_t)(L.end - L.p); /* text may have been NULL (len 0) */
+    return SPIRA_OK;
+}

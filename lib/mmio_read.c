@@ -18,8 +18,8 @@
  * the dense vector), and 1e308 + 1e308, or 3e38 + 3e38 read as float, is Inf: a sum that
  * is not finite in dtype is refused like an Inf in the file. (row, col) 1-based, col 0
  * for a vector. */
-static spira_status check_sum(spira_context ctx, const char *name, double x, spira_dtype t,
-                              int64_t row, int64_t col)
+spira_status spira__mm_check_sum(spira_context ctx, const char *name, double x, spira_dtype t,
+                                 int64_t row, int64_t col)
 {
     if (isfinite(t == SPIRA_R32 ? (float)x : x)) return SPIRA_OK;
     char at[64];
@@ -35,7 +35,7 @@ static spira_status check_sums(spira_context ctx, const char *name, const spira_
     spira_status s = SPIRA_OK;
     for (int32_t i = 0; s == SPIRA_OK && i < A->nrows; i++)
         for (int32_t k = A->row_ptr[i]; s == SPIRA_OK && k < A->row_ptr[i + 1]; k++)
-            s = check_sum(ctx, name, spira__get(A->val, A->dtype, k), A->dtype, i + 1,
+            s = spira__mm_check_sum(ctx, name, spira__get(A->val, A->dtype, k), A->dtype, i + 1,
                           A->col_idx[k] + 1);
     return s;
 }
@@ -130,6 +130,73 @@ static int max_threads(void)
 #endif
 }
 
+/* The scatter's or the sort's shares: rows split by entries, nt of them. */
+static void share_rows(const int32_t *rp, int32_t nrows, int64_t nnz, row_share *sh, int nt)
+{
+    for (int u = 0; u < nt; u++) {
+        int64_t want = nnz * u / nt;
+        int32_t lo = 0, hi = nrows;
+        while (lo < hi) { /* the first row starting at or after want */
+            int32_t mid = lo + (hi - lo) / 2;
+            if (rp[mid] < want) lo = mid + 1;
+            else hi = mid;
+        }
+        sh[u].r0 = lo;
+        sh[u].longest = 0;
+        sh[u].dup = 0;
+        if (u > 0) sh[u - 1].r1 = sh[u].r0;
+    }
+    sh[nt - 1].r1 = nrows;
+}
+
+spira_status spira__mm_csr_finish(spira_context ctx, const char *name, spira__csr *out,
+                                  int values, int nt)
+{
+    row_share *sh = NULL;
+    spira__col_pos **cp = NULL;
+    char **vals = NULL;
+    if (out->nnz < 50000) nt = 1;
+    spira_status s = spira__alloc(ctx, (void **)&sh, (size_t)nt, sizeof *sh, "row shares");
+    if (s == SPIRA_OK) {
+        share_rows(out->row_ptr, out->nrows, out->nnz, sh, nt);
+#pragma omp parallel for schedule(static, 1) num_threads(nt) if (nt > 1)
+        for (int t = 0; t < nt; t++)
+            sh[t].longest = spira__csr_longest_unsorted(out, sh[t].r0, sh[t].r1);
+        s = spira__alloc(ctx, (void **)&cp, (size_t)nt, sizeof *cp, "row sort keys");
+    }
+    if (s == SPIRA_OK) {
+        memset(cp, 0, (size_t)nt * sizeof *cp);
+        s = spira__alloc(ctx, (void **)&vals, (size_t)nt, sizeof *vals, "row sort values");
+    }
+    if (s == SPIRA_OK) memset(vals, 0, (size_t)nt * sizeof *vals);
+    for (int t = 0; s == SPIRA_OK && t < nt; t++)
+        if (sh[t].longest) {
+            s = spira__alloc(ctx, (void **)&cp[t], (size_t)sh[t].longest, sizeof **cp,
+                             "row sort keys");
+            if (s == SPIRA_OK)
+                s = spira__alloc(ctx, (void **)&vals[t], (size_t)sh[t].longest,
+                                 spira_dtype_size(out->dtype), "row sort values");
+        }
+    if (s == SPIRA_OK) {
+#pragma omp parallel for schedule(static, 1) num_threads(nt) if (nt > 1)
+        for (int t = 0; t < nt; t++) sort_rows(out, &sh[t], cp[t], vals[t]);
+        int dup = 0;
+        for (int t = 0; t < nt; t++) dup |= sh[t].dup;
+        if (dup) { /* rare: summed as spira__csr_from_coo sums them, then checked */
+            spira__csr_merge_duplicates(out);
+            if (values) s = check_sums(ctx, name, out);
+        }
+    }
+    for (int t = 0; (cp || vals) && t < nt; t++) {
+        if (cp) spira__free(cp[t]);
+        if (vals) spira__free(vals[t]);
+    }
+    spira__free(cp);
+    spira__free(vals);
+    spira__free(sh);
+    return s;
+}
+
 spira_status spira__mm_runs_to_csr(spira_context ctx, const char *name, spira__mm_runs *rs,
                                    spira__csr *out, int *symmetric)
 {
@@ -149,8 +216,6 @@ spira_status spira__mm_runs_to_csr(spira_context ctx, const char *name, spira__m
     int nt = nnz < 50000 ? 1 : max_threads();
     int32_t *next = NULL;
     row_share *sh = NULL;
-    spira__col_pos **cp = NULL;
-    char **vals = NULL;
     out->nrows = nrows;
     out->ncols = (int32_t)h->ncols;
     out->nnz = (int32_t)nnz;
@@ -172,7 +237,6 @@ spira_status spira__mm_runs_to_csr(spira_context ctx, const char *name, spira__m
         spira__mm_hint_huge(next, ((size_t)nrows + 1) * sizeof(int32_t));
     }
     if (s == SPIRA_OK) {
-        memset(sh, 0, (size_t)nt * sizeof *sh);
         int32_t *rp = out->row_ptr;
         rp[0] = 0;
         /* counts: each thread owns an equal stretch of rows and scans every triplet */
@@ -189,54 +253,13 @@ spira_status spira__mm_runs_to_csr(spira_context ctx, const char *name, spira__m
 #pragma omp single
             {
                 for (int32_t i = 0; i < nrows; i++) rp[i + 1] += rp[i];
-                /* the scatter's shares: rows split by entries */
-                for (int u = 0; u < nt; u++) {
-                    int64_t want = nnz * u / n;
-                    int32_t lo = 0, hi = nrows;
-                    while (lo < hi) { /* the first row starting at or after want */
-                        int32_t mid = lo + (hi - lo) / 2;
-                        if (rp[mid] < want) lo = mid + 1;
-                        else hi = mid;
-                    }
-                    sh[u].r0 = u < n ? lo : nrows;
-                    if (u > 0) sh[u - 1].r1 = sh[u].r0;
-                }
-                sh[nt - 1].r1 = nrows;
+                share_rows(rp, nrows, nnz, sh, n);
+                for (int u = n; u < nt; u++) sh[u].r0 = sh[u].r1 = nrows;
             }
             scatter_rows(rs, out, next, sh[t].r0, sh[t].r1, mirror);
-            sh[t].longest = spira__csr_longest_unsorted(out, sh[t].r0, sh[t].r1);
         }
-        s = spira__alloc(ctx, (void **)&cp, (size_t)nt, sizeof *cp, "row sort keys");
-        if (s == SPIRA_OK) {
-            memset(cp, 0, (size_t)nt * sizeof *cp);
-            s = spira__alloc(ctx, (void **)&vals, (size_t)nt, sizeof *vals, "row sort values");
-        }
-        if (s == SPIRA_OK) memset(vals, 0, (size_t)nt * sizeof *vals);
-        for (int t = 0; s == SPIRA_OK && t < nt; t++)
-            if (sh[t].longest) {
-                s = spira__alloc(ctx, (void **)&cp[t], (size_t)sh[t].longest, sizeof **cp,
-                                 "row sort keys");
-                if (s == SPIRA_OK)
-                    s = spira__alloc(ctx, (void **)&vals[t], (size_t)sh[t].longest,
-                                     spira_dtype_size(h->dtype), "row sort values");
-            }
+        s = spira__mm_csr_finish(ctx, name, out, h->field != SPIRA__MM_PATTERN, nt);
     }
-    if (s == SPIRA_OK) {
-#pragma omp parallel for schedule(static, 1) num_threads(nt) if (nt > 1)
-        for (int t = 0; t < nt; t++) sort_rows(out, &sh[t], cp[t], vals[t]);
-        int dup = 0;
-        for (int t = 0; t < nt; t++) dup |= sh[t].dup;
-        if (dup) { /* rare: summed as spira__csr_from_coo sums them, then checked */
-            spira__csr_merge_duplicates(out);
-            if (h->field != SPIRA__MM_PATTERN) s = check_sums(ctx, name, out);
-        }
-    }
-    for (int t = 0; (cp || vals) && t < nt; t++) {
-        if (cp) spira__free(cp[t]);
-        if (vals) spira__free(vals[t]);
-    }
-    spira__free(cp);
-    spira__free(vals);
     spira__free(sh);
     spira__free(next);
     if (s != SPIRA_OK) spira__csr_free(out);
@@ -255,6 +278,10 @@ spira_status spira__mm_parse_chunks(spira_context ctx, const char *name, const c
         SPIRA__TRY(spira__mm_parse_coo(ctx, name, text, len, dtype, &c));
         return coo_to_csr(ctx, name ? name : "(memory)", &c, out, symmetric);
     }
+    spira_status s;
+    if (nchunks & SPIRA__MM_NO_FAST) nchunks &= ~SPIRA__MM_NO_FAST;
+    else if (spira__mm_fast_csr(ctx, name, text, len, dtype, nchunks, out, symmetric, &s))
+        return s;
     spira__mm_runs rs;
     SPIRA__TRY(spira__mm_parse_runs(ctx, name, text, len, dtype, nchunks, &rs));
     return spira__mm_runs_to_csr(ctx, name, &rs, out, symmetric);
@@ -274,9 +301,15 @@ spira_status spira__mm_read(spira_context ctx, const char *path, spira_dtype dty
     const char *name = spira__mm_name(path, nb);
     size_t len;
     spira__mm_runs rs;
-    SPIRA__TRY(spira__mm_load(ctx, path, &text, &len));
-    spira_status s = spira__mm_parse_runs(ctx, name, text, len, dtype, 0, &rs);
-    spira__free(text);
+    int mapped;
+    SPIRA__TRY(spira__mm_map(ctx, path, &text, &len, &mapped));
+    spira_status s;
+    if (spira__mm_fast_csr(ctx, name, text, len, dtype, 0, out, symmetric, &s)) {
+        spira__mm_unmap(text, len, mapped);
+        return s;
+    }
+    s = spira__mm_parse_runs(ctx, name, text, len, dtype, 0, &rs);
+    spira__mm_unmap(text, len, mapped);
     SPIRA__TRY(s);
     return spira__mm_runs_to_csr(ctx, name, &rs, out, symmetric);
 }
@@ -301,7 +334,7 @@ static spira_status coo_to_vector(spira_context ctx, const char *name, spira__mm
             x[i] = c->array ? e : x[i] + e;
         }
         for (int64_t i = 0; !c->array && s == SPIRA_OK && i < n; i++)
-            s = check_sum(ctx, name, x[i], c->dtype, i + 1, 0);
+            s = spira__mm_check_sum(ctx, name, x[i], c->dtype, i + 1, 0);
         if (s == SPIRA_OK) s = spira_vector_create(ctx, n, c->dtype, v);
     }
     if (s == SPIRA_OK) {

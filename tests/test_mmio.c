@@ -447,6 +447,34 @@ START_TEST(numbers_as_strtod)
             }
         }
         spira__mm_coo_free(&c);
+        /* the fast path (lib/mmio_fast.c), the same tokens as a coordinate column: it must
+         * take every one of them, and read them as strtod does */
+        len = (size_t)snprintf(text, cap, "%%%%MatrixMarket matrix coordinate real general\n"
+                               "%d 1 %d\n", n, n);
+        for (int k = 0; k < n; k++)
+            len += (size_t)snprintf(text + len, cap - len, "%d 1 %s\n", k + 1, tokens[k]);
+        spira__csr A;
+        spira_status s = SPIRA_ERR_IO;
+        int sym;
+        ck_assert_msg(spira__mm_fast_csr(ctx, "num.mtx", text, len, dt, 0, &A, &sym, &s) == 1,
+                      "the fast path declined");
+        ck_assert_msg(s == SPIRA_OK, "%s", spira_last_error(ctx));
+        ck_assert_int_eq(A.nnz, n);
+        for (int k = 0; k < n; k++) {
+            double ref = strtod(tokens[k], NULL);
+            ck_assert_int_eq(A.row_ptr[k], k);
+            if (dt == SPIRA_R64) {
+                double got = ((double *)A.val)[k];
+                ck_assert_msg(memcmp(&got, &ref, sizeof got) == 0,
+                              "fast path, '%s': got %.17g (%a), strtod %.17g (%a)", tokens[k],
+                              got, got, ref, ref);
+            } else {
+                float got = ((float *)A.val)[k], fref = (float)ref;
+                ck_assert_msg(memcmp(&got, &fref, sizeof got) == 0,
+                              "fast path, '%s' as float: %.9g, %.9g", tokens[k], got, fref);
+            }
+        }
+        spira__csr_free(&A);
     }
     free(tokens);
     free(text);
@@ -921,8 +949,24 @@ END_TEST
 
 /* ---- the parallel reader against the sequential one ---------------------------------- */
 
-/* text read in nchunks stretches and by the sequential triplet path: the same status,
- * message, and CSR arrays bit for bit. */
+/* A (freed here) and B the same matrix, bit for bit. */
+static void same_arrays(spira__csr *A, const spira__csr *B, int sa, int sb, spira_dtype t)
+{
+    ck_assert_int_eq(sa, sb);
+    ck_assert_int_eq(A->nrows, B->nrows);
+    ck_assert_int_eq(A->ncols, B->ncols);
+    ck_assert_int_eq(A->nnz, B->nnz);
+    ck_assert_mem_eq(A->row_ptr, B->row_ptr, sizeof(int32_t) * ((size_t)A->nrows + 1));
+    if (A->nnz) {
+        ck_assert_mem_eq(A->col_idx, B->col_idx, sizeof(int32_t) * (size_t)A->nnz);
+        ck_assert_mem_eq(A->val, B->val, spira_dtype_size(t) * (size_t)A->nnz);
+    }
+    spira__csr_free(A);
+}
+
+/* text read in nchunks stretches (by the fast path where it takes the text, and by the
+ * runs) and by the sequential triplet path: the same status, message, and CSR arrays bit
+ * for bit. */
 static void same_as_sequential(spira_context ctx, const char *text, size_t len, spira_dtype t,
                                int nchunks)
 {
@@ -932,24 +976,44 @@ static void same_as_sequential(spira_context ctx, const char *text, size_t len, 
     spira_status s = spira__mm_parse_chunks(ctx, "p.mtx", text, len, t, SPIRA__MM_TRIPLETS, &B,
                                             &sb);
     snprintf(msg, sizeof msg, "%s", spira_last_error(ctx));
-    spira_status r = spira__mm_parse_chunks(ctx, "p.mtx", text, len, t, nchunks, &A, &sa);
-    ck_assert_msg(r == s, "%d chunks: %s (%s), sequential %s (%s)", nchunks,
-                  spira_status_name(r), spira_last_error(ctx), spira_status_name(s), msg);
-    if (s != SPIRA_OK) {
-        ck_assert_msg(strcmp(msg, spira_last_error(ctx)) == 0, "%d chunks: '%s', sequential '%s'",
-                      nchunks, spira_last_error(ctx), msg);
+    for (int runs = 0; runs < 2; runs++) {
+        spira_status r = spira__mm_parse_chunks(ctx, "p.mtx", text, len, t,
+                                                nchunks | (runs ? SPIRA__MM_NO_FAST : 0), &A, &sa);
+        ck_assert_msg(r == s, "%d chunks%s: %s (%s), sequential %s (%s)", nchunks,
+                      runs ? " (runs)" : "", spira_status_name(r), spira_last_error(ctx),
+                      spira_status_name(s), msg);
+        if (s != SPIRA_OK)
+            ck_assert_msg(strcmp(msg, spira_last_error(ctx)) == 0,
+                          "%d chunks%s: '%s', sequential '%s'", nchunks, runs ? " (runs)" : "",
+                          spira_last_error(ctx), msg);
+        else
+            same_arrays(&A, &B, sa, sb, t);
+    }
+    if (s == SPIRA_OK) spira__csr_free(&B);
+}
+
+/* The fast path takes text (read in nchunks stretches) the sequential reader accepts,
+ * and builds what it builds; it declines text the sequential reader refuses, or refuses
+ * it with the same message. */
+static void fast_takes(spira_context ctx, const char *text, size_t len, spira_dtype t, int nchunks)
+{
+    spira__csr A, B;
+    int sa = -1, sb = -2;
+    spira_status s = SPIRA_ERR_IO;
+    spira_status r = spira__mm_parse_chunks(ctx, "p.mtx", text, len, t, SPIRA__MM_TRIPLETS, &B,
+                                            &sb);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", spira_last_error(ctx));
+    int took = spira__mm_fast_csr(ctx, "p.mtx", text, len, t, nchunks, &A, &sa, &s);
+    if (r != SPIRA_OK) { /* declined, or refused the same way (a sum beyond the range) */
+        ck_assert_msg(!took || (s == r && !strcmp(msg, spira_last_error(ctx))),
+                      "the fast path took a file the reader refuses (%d chunks): %s", nchunks,
+                      took ? spira_last_error(ctx) : "");
         return;
     }
-    ck_assert_int_eq(sa, sb);
-    ck_assert_int_eq(A.nrows, B.nrows);
-    ck_assert_int_eq(A.ncols, B.ncols);
-    ck_assert_int_eq(A.nnz, B.nnz);
-    ck_assert_mem_eq(A.row_ptr, B.row_ptr, sizeof(int32_t) * ((size_t)A.nrows + 1));
-    if (A.nnz) {
-        ck_assert_mem_eq(A.col_idx, B.col_idx, sizeof(int32_t) * (size_t)A.nnz);
-        ck_assert_mem_eq(A.val, B.val, spira_dtype_size(t) * (size_t)A.nnz);
-    }
-    spira__csr_free(&A);
+    ck_assert_msg(took, "the fast path declined (%d chunks)", nchunks);
+    ck_assert_msg(s == SPIRA_OK, "%s", spira_last_error(ctx));
+    same_arrays(&A, &B, sa, sb, t);
     spira__csr_free(&B);
 }
 
@@ -1052,9 +1116,64 @@ START_TEST(parallel_like_sequential)
         for (int64_t c = 0; c < m; c++) /* auto chunks too */
             same_as_sequential(ctx, exact, len, c % 2 ? SPIRA_R32 : SPIRA_R64, c < 2 ? 0 : 16);
         if (kd) same_for_all_chunks(ctx, exact, len);
+        static const int fast_chunks[] = {0, 1, 2, 3, 16};
+        for (int c = 0; c < 5; c++) /* such files are the fast path's to read */
+            fast_takes(ctx, exact, len, c % 2 ? SPIRA_R32 : SPIRA_R64, fast_chunks[c]);
         free(exact);
         free(b);
     }
+    ck_assert_int_eq(spira__alloc_live(), live);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* A file of more than 1 MiB is mapped, not read (spira__mm_map): the same matrix as its
+ * text parsed sequentially, and the same refusal, at the same line, when the fast path
+ * declines it. */
+START_TEST(mapped_files)
+{
+    spira_context ctx = tu_cpu();
+    long live = spira__alloc_live();
+    rng_state = 0x2545F4914F6CDD1Du ^ tu_seed();
+    const char *dir = tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s", in_dir(dir, "big.mtx"));
+    size_t len;
+    char *b = random_file("real", "general", 3000, 70000, &len);
+    ck_assert_uint_gt(len, (size_t)1 << 20);
+    for (int bad = 0; bad < 2; bad++) {
+        if (bad) /* a letter in the middle of a value near the end */
+            for (size_t k = len - 100; k < len; k++)
+                if (b[k] == '.') {
+                    b[k + 1] = 'x';
+                    break;
+                }
+        write_text(path, b, len);
+        char *text;
+        size_t n;
+        int mapped;
+        ck_assert_int_eq(spira__mm_map(ctx, path, &text, &n, &mapped), SPIRA_OK);
+        ck_assert_int_eq(mapped, 1);
+        ck_assert_uint_eq(n, len);
+        ck_assert_mem_eq(text, b, len);
+        spira__mm_unmap(text, n, mapped);
+        spira__csr A, B;
+        int sa = -1, sb = -2;
+        spira_status s = spira__mm_parse_chunks(ctx, path, b, len, SPIRA_R64, SPIRA__MM_TRIPLETS,
+                                                &B, &sb);
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", spira_last_error(ctx));
+        ck_assert_int_eq(s, bad ? SPIRA_ERR_PARSE : SPIRA_OK);
+        ck_assert_int_eq(spira__mm_read(ctx, path, SPIRA_R64, &A, &sa), s);
+        if (bad) ck_assert_str_eq(spira_last_error(ctx), msg);
+        else {
+            same_arrays(&A, &B, sa, sb, SPIRA_R64);
+            spira__csr_free(&B);
+        }
+    }
+    ck_assert_int_eq(remove(path), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+    free(b);
     ck_assert_int_eq(spira__alloc_live(), live);
     spira_context_destroy(ctx);
 }
@@ -1341,6 +1460,7 @@ Suite *suite_mmio(void)
     tcase_add_test(tc, symmetric_given_twice);
     tcase_add_test(tc, long_path_keeps_cause);
     tcase_add_test(tc, parallel_errors_in_file_order);
+    tcase_add_test(tc, mapped_files);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,7 +3,10 @@
  * exact-size buffer in both precisions. Every input must give a status, never a crash or
  * a leak; an accepted matrix must be canonical CSR with finite values (the reader refuses
  * NaN and Inf) and must multiply. The parallel reader, cut into 2 to 9 stretches, must
- * give what the sequential one gives: the same status and message, the same arrays.
+ * give what the sequential one gives: the same status and message, the same arrays; both
+ * its ways, the fast path (lib/mmio_fast.c, which declines what it is unsure of) and the
+ * runs. The fast path alone must never take text the sequential reader refuses, but for a
+ * sum of repeated entries beyond the range, with the same message.
  */
 #include "mmio.h"
 
@@ -14,6 +17,15 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The same matrix, bit for bit. */
+static int same(const spira__csr *A, const spira__csr *B, int sym, int bsym, spira_dtype dt)
+{
+    return sym == bsym && A->nrows == B->nrows && A->ncols == B->ncols && A->nnz == B->nnz &&
+           !memcmp(A->row_ptr, B->row_ptr, sizeof(int32_t) * ((size_t)A->nrows + 1)) &&
+           (!A->nnz || (!memcmp(A->col_idx, B->col_idx, sizeof(int32_t) * (size_t)A->nnz) &&
+                        !memcmp(A->val, B->val, spira_dtype_size(dt) * (size_t)A->nnz)));
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,15 +50,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         spira_status s = spira__mm_parse_chunks(ctx, "fuzz", text, size, dt, SPIRA__MM_TRIPLETS,
                                                 &B, &bsym);
         snprintf(msg, sizeof msg, "%s", spira_last_error(ctx));
-        spira_status p = spira__mm_parse_chunks(ctx, "fuzz", text, size, dt,
-                                                2 + (int)(size % 8), &A, &sym);
-        if (p != s || (s != SPIRA_OK && strcmp(msg, spira_last_error(ctx)))) abort();
-        if (s != SPIRA_OK) continue;
-        if (sym != bsym || A.nrows != B.nrows || A.ncols != B.ncols || A.nnz != B.nnz ||
-            memcmp(A.row_ptr, B.row_ptr, sizeof(int32_t) * ((size_t)A.nrows + 1)) ||
-            (A.nnz && (memcmp(A.col_idx, B.col_idx, sizeof(int32_t) * (size_t)A.nnz) ||
-                       memcmp(A.val, B.val, spira_dtype_size(dt) * (size_t)A.nnz))))
+        spira_status fs = SPIRA_OK;
+        int took = spira__mm_fast_csr(ctx, "fuzz", text, size, dt, 1 + (int)(size % 3), &A, &sym, &fs);
+        if (took && (fs != s || (s != SPIRA_OK && strcmp(msg, spira_last_error(ctx))) ||
+                     (s == SPIRA_OK && !same(&A, &B, sym, bsym, dt))))
             abort();
+        if (took && s == SPIRA_OK) spira__csr_free(&A);
+        for (int runs = 0; runs < 2; runs++) {
+            spira_status p = spira__mm_parse_chunks(ctx, "fuzz", text, size, dt,
+                                                    (2 + (int)(size % 8)) |
+                                                        (runs ? SPIRA__MM_NO_FAST : 0),
+                                                    &A, &sym);
+            if (p != s || (s != SPIRA_OK && strcmp(msg, spira_last_error(ctx)))) abort();
+            if (s != SPIRA_OK) break;
+            if (!same(&A, &B, sym, bsym, dt)) abort();
+            if (!runs) spira__csr_free(&A);
+        }
+        if (s != SPIRA_OK) continue;
         spira__csr_free(&B);
         for (int32_t i = 0; i < A.nrows; i++) {
             if (A.row_ptr[i] > A.row_ptr[i + 1]) abort();
