@@ -96,7 +96,8 @@ spira_status spira__host_solver_create(spira_solver_type type, spira_matrix A,
     SPIRA__TRY(spira__context_host(ctx, &host));
     spira_matrix T;
     spira_status s = twin_of(A, host, &T);
-    spira_solve_opts ho = *o;
+    spira_solve_opts ho = {0};
+    if (o) ho = *o;
     ho.backend = SPIRA_BACKEND_CPU;
     if (s == SPIRA_OK) s = spira_solver_create(type, T, &ho, &h->inner);
     if (s == SPIRA_OK) s = spira_vector_create(host, A->csr.nrows, A->csr.dtype, &h->b);

@@ -17,6 +17,7 @@ typedef struct {
  * backend the context cannot give. */
 spira_status spira__host_solve_where(spira_matrix A, const spira_solve_opts *o,
                                      int applies_per_it, int *on_host, const char **why);
+/* o: the caller's options as given (NULL: the defaults), resolved by the host's solver. */
 spira_status spira__host_solver_create(spira_solver_type type, spira_matrix A,
                                        const spira_solve_opts *o, spira__host_solver *h);
 /* Copy b (and x when use_initial_guess) over, solve, copy x back; the host's error message

@@ -208,7 +208,9 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
             S->e.comm = &S->comm;
         }
     }
-    if (s == SPIRA_OK) s = on_host ? spira__host_solver_create(type, A, &o, &S->host) : setup(S);
+    /* the caller's options, not o: resolving them twice would turn SPIRA_TOL_ZERO's 0 into
+     * the default tolerance */
+    if (s == SPIRA_OK) s = on_host ? spira__host_solver_create(type, A, opts, &S->host) : setup(S);
     if (comm) s = comm->agree(comm->data, s);
     if (s != SPIRA_OK) {
         if (S) teardown(S);

@@ -871,6 +871,11 @@ START_TEST(gpu_small_solves_on_host)
     ck_assert_int_eq(spira_vector_get(x, h), SPIRA_OK);
     ck_assert_int_eq(spira_vector_get(xc, hc), SPIRA_OK);
     ck_assert_mem_eq(h, hc, sizeof h);
+    /* the caller's options reach the host as given: a tolerance of exactly 0 stays 0 */
+    spira_solve_opts z = {.rtol = SPIRA_TOL_ZERO, .maxit = 3};
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &z, &info), SPIRA_ERR_NOT_CONVERGED);
+    ck_assert_int_eq(info.iterations, 3);
+    ck_assert_int_eq(info.backend, SPIRA_BACKEND_CPU);
     /* forced onto the GPU: the same answer to tolerance, on the device */
     o.backend = SPIRA_BACKEND_CUDA;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, &o, &info), SPIRA_OK);
