@@ -88,7 +88,8 @@ static spira_status multiply(spira_matrix A, const char *name, const char *opts,
 
 /* Compare every device-built format and variant on the pair (Ad on dev_ctx, Ah on host_ctx,
  * the same matrix); returns the runs compared. */
-static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsigned seed)
+static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsigned seed,
+                       int every)
 {
     spira_matrix_info info;
     ck_assert_int_eq(spira_matrix_get_info(Ad, &info), SPIRA_OK);
@@ -103,7 +104,10 @@ static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsi
         const char *name = k < nf ? spira__format_at(k)->name : tu_format_variants[k - nf][0];
         const char *opts = k < nf ? NULL : tu_format_variants[k - nf][1];
         const spira__format *f = spira__format_find(name);
-        if (!f->gpu || !(f->gpu->build || f->gpu->shares_csr)) continue;
+        /* a CSR-sharing format only on the bundled matrices: its arrays are the device
+         * CSR's own, so one pass over real matrices says all (and keeps this case short:
+         * it ran past two minutes on the H100 over every format and shape) */
+        if (!f->gpu || !(f->gpu->build || (f->gpu->shares_csr && every))) continue;
         for (int b = 0; b < 2; b++) {
             const double beta = b ? -0.5 : 0.0;
             int dev_built = -1, host_built = -1;
@@ -237,7 +241,7 @@ START_TEST(gpu_device_convert_shapes)
         const unsigned seed = tu_seed() + 31u * (unsigned)_i;
         spira_matrix Ad = tu_shape_matrix(dev_ctx, &tu_shapes[_i], t, seed);
         spira_matrix Ah = tu_shape_matrix(host_ctx, &tu_shapes[_i], t, seed);
-        compare_all(Ad, Ah, tu_shapes[_i].name, seed);
+        compare_all(Ad, Ah, tu_shapes[_i].name, seed, 0);
         dia_layouts_match(Ad, Ah, NULL, tu_shapes[_i].name);
         dia_layouts_match(Ad, Ah, "max_fill=100000", tu_shapes[_i].name);
         stats_match(Ad, tu_shapes[_i].name);
@@ -254,7 +258,7 @@ START_TEST(gpu_device_convert_bundled)
                      SPIRA_OK);
     ck_assert_int_eq(spira_matrix_read_mm(host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
                      SPIRA_OK);
-    ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i], tu_seed()), 0);
+    ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i], tu_seed(), 1), 0);
     dia_layouts_match(Ad, Ah, "max_fill=100000", tu_bundled[_i]);
     stats_match(Ad, tu_bundled[_i]);
     spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
@@ -274,7 +278,7 @@ START_TEST(gpu_device_convert_stencils)
     ck_assert_int_eq(spira_matrix_laplacian(host_ctx, dim, n, t, &Ah), SPIRA_OK);
     ck_assert_int_eq(dia_layouts_match(Ad, Ah, NULL, label), 1);
     stats_match(Ad, label);
-    ck_assert_int_gt(compare_all(Ad, Ah, label, tu_seed()), 0);
+    ck_assert_int_gt(compare_all(Ad, Ah, label, tu_seed(), 0), 0);
     spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
 }
 END_TEST
