@@ -5,6 +5,7 @@
 #include "cuda/gateway.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -18,6 +19,27 @@ static void describe_cpu(spira_context ctx)
 #else
     snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (1 thread)");
 #endif
+}
+
+/* SPIRA_CG_GRAPH (ctx->cg_graph): "off" keeps CG on the GPU to its per-iteration path, n
+ * fixes the iterations between host checks; unset or empty, the library decides. */
+static spira_status cg_graph_env(spira_context ctx)
+{
+    const char *env = getenv("SPIRA_CG_GRAPH");
+    if (!env || !*env) return SPIRA_OK;
+    if (!strcmp(env, "off")) {
+        ctx->cg_graph = -1;
+        return SPIRA_OK;
+    }
+    char *end;
+    long v = strtol(env, &end, 10);
+    if (*env >= '0' && *env <= '9' && !*end && v >= 1 && v <= SPIRA__CG_GRAPH_MAX) {
+        ctx->cg_graph = (int)v;
+        return SPIRA_OK;
+    }
+    return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                        "SPIRA_CG_GRAPH=\"%.64s\": want off, or the iterations between host "
+                        "checks, 1 to %d", env, SPIRA__CG_GRAPH_MAX);
 }
 
 spira_status spira_context_create(spira_context *out, const spira_context_opts *opts)
@@ -34,6 +56,7 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     ctx->backend = SPIRA_BACKEND_CPU;
     describe_cpu(ctx);
     SPIRA__TRY(spira__budget_init(ctx, o.max_bytes));
+    SPIRA__TRY(cg_graph_env(ctx));
     if (o.backend != SPIRA_BACKEND_AUTO && o.backend != SPIRA_BACKEND_CPU &&
         o.backend != SPIRA_BACKEND_CUDA)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown backend %d", (int)o.backend);

@@ -32,6 +32,14 @@ spira_status spira__cuda_clone(spira_context ctx, void **d, const void *s, size_
 }
 spira_status spira__cuda_download(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_copy(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_capture_begin(spira_context ctx) { return NO_CUDA(ctx); }
+spira_status spira__cuda_capture_end(spira_context ctx, spira_status captured, void **exec)
+{
+    *exec = NULL;
+    return NO_CUDA(ctx);
+}
+spira_status spira__cuda_graph_launch(spira_context ctx, void *exec, int times) { return NO_CUDA(ctx); }
+void spira__cuda_graph_destroy(spira_context ctx, void *exec) { (void)ctx, (void)exec; }
 spira_status spira__cuda_gf2_xor_masked(spira_context ctx, int32_t n, const uint64_t *x,
                                         uint64_t mask, uint64_t *y) { return NO_CUDA(ctx); }
 spira_status spira__cuda_gf2_dot_into(spira_context ctx, int32_t n, const uint64_t *x,

@@ -40,6 +40,20 @@ struct spira_context_s {
      * reference does, instead of converting on the GPU (set by the tests that compare the
      * two, and by benchmarks that measure the host conversions). */
     int host_convert;
+    /* CG on the CUDA backend iterates through a CUDA graph where it can (solvers/cg_graph.c):
+     * 0 as the library decides (8 iterations between host checks, doubling to 64), -1 never
+     * (today's per-iteration path: the tests compare the two), n in 1..64: n iterations
+     * between host checks, not capped by maxit (the tests run past the stop). On the CPU
+     * backend n > 0 runs the graph's batches with each launch made by calls (so the CPU
+     * suite checks the graph's host half); 0 and -1 the per-iteration path. The
+     * environment variable SPIRA_CG_GRAPH sets it when a context is made: "off" or n. */
+    int cg_graph;
+#define SPIRA__CG_GRAPH_MAX 64 /* the most iterations between host checks */
+    long cg_graph_runs; /* CG runs that went through the graph (the tests count them) */
+    /* Test hook: CG takes its classic step (cg.c) at this iteration whatever the recurrence
+     * says, on both paths, so the tests see the graph hand an iteration to the host and go
+     * on. 0: never. */
+    int cg_classic_at;
     int chosen;             /* the backend was AUTO's choice, not the caller's */
     struct spira_context_s *host; /* a CPU context beside a CUDA one, for the solves that
                                    * run on the host (solvers/host_solve.c); made on first

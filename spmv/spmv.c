@@ -19,6 +19,9 @@ void spira__plan_destroy(void *p)
     spira__free(plan);
 }
 
+/* plans made so far in the process, for their serials */
+static _Atomic uint64_t plans_made;
+
 spira_status spira__plan_build(spira_context ctx, const char *kind, const spira__format *f,
                                const spira__csr *A, const spira__csr_dev *dA, const char *opts,
                                spira__spmv_plan **out)
@@ -35,6 +38,7 @@ spira_status spira__plan_build(spira_context ctx, const char *kind, const spira_
     if (!p) return spira__nomem(ctx, "SpMV plan", sizeof *p);
     p->ctx = ctx;
     p->fmt = f;
+    p->serial = ++plans_made;
     spira_status s;
     double t0 = spira__now_ms();
     if (gpu && dA && f->gpu->build) { /* converted on the GPU: no host layout */
@@ -181,6 +185,11 @@ spira_status spira__spmv_plan_get(spira_matrix A, spira__spmv_plan **plan)
     }
     *plan = (spira__spmv_plan *)e->plan;
     return SPIRA_OK;
+}
+
+void spira__spmv_count(spira__spmv_plan *p, int64_t n)
+{
+    if (p->multiplies) *p->multiplies += n;
 }
 
 spira_status spira__spmv_apply(spira__spmv_plan *p, double alpha, const void *x, double beta,

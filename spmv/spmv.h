@@ -39,6 +39,8 @@ typedef struct {
     double upload_ms;    /* device allocation + copy (0 on the CPU), the matrix's device
                           * CSR's included in the plan that made it */
     int64_t *multiplies; /* the matrix's count, one more at every apply (NULL: none) */
+    uint64_t serial;     /* unique in the process: a plan built where a freed one was is
+                          * told from it (CG's graph holds the device arrays it captured) */
 } spira__spmv_plan;
 
 /* A plan of format f (kind: "SpMV" or "GF(2)", for messages) for A with options opts: on
@@ -79,6 +81,9 @@ void spira__spmv_account(spira_matrix A, double solve_ms);
 spira_status spira__auto_settle(spira_matrix A);
 /* Destroy the cached plan of A's selected format (and options), if built. */
 void spira__spmv_plan_drop(spira_matrix A);
+/* n more multiplies with p's matrix, made by a CUDA graph that captured apply (-1: the
+ * capture's own call, which multiplied nothing). */
+void spira__spmv_count(spira__spmv_plan *p, int64_t n);
 /* y <- alpha A x + beta y with a built plan; x, y raw pointers where ctx computes. */
 spira_status spira__spmv_apply(spira__spmv_plan *p, double alpha, const void *x, double beta,
                                void *y);

@@ -156,6 +156,34 @@ START_TEST(budget_from_environment)
 }
 END_TEST
 
+/* SPIRA_CG_GRAPH: "off" or a batch of 1 to 64 into ctx->cg_graph (CUDA CG's graph,
+ * solvers/cg_graph.c); anything else is refused naming it. */
+START_TEST(cg_graph_from_environment)
+{
+    spira_context ctx;
+    spira_context_opts o = {.backend = SPIRA_BACKEND_CPU};
+    static const struct { const char *v; int mode; } good[] = {
+        {"", 0}, {"off", -1}, {"1", 1}, {"12", 12}, {"64", 64}};
+    for (int i = 0; i < 5; i++) {
+        setenv("SPIRA_CG_GRAPH", good[i].v, 1);
+        ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+        ck_assert_int_eq(ctx->cg_graph, good[i].mode);
+        spira_context_destroy(ctx);
+    }
+    static const char *bad[] = {"0", "65", "-1", "on", "8x", " 8"};
+    for (int i = 0; i < 6; i++) {
+        setenv("SPIRA_CG_GRAPH", bad[i], 1);
+        ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_ERR_INVALID_ARG);
+        tu_assert_error_has(ctx, "SPIRA_CG_GRAPH");
+        spira_context_destroy(ctx);
+    }
+    unsetenv("SPIRA_CG_GRAPH");
+    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+    ck_assert_int_eq(ctx->cg_graph, 0);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_context(void)
 {
     Suite *s = suite_create("context");
@@ -168,6 +196,7 @@ Suite *suite_context(void)
     tcase_add_test(tc, auto_says_why_cpu);
     tcase_add_test(tc, budget_refuses_before_allocating);
     tcase_add_test(tc, budget_from_environment);
+    tcase_add_test(tc, cg_graph_from_environment);
     suite_add_tcase(s, tc);
     return s;
 }

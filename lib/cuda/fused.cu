@@ -8,18 +8,14 @@
 
 #define THREADS SPIRA__REDUCE_THREADS
 
-template <typename T> struct dot_pairs {
-    const T *x[SPIRA__DOTS_MAX], *y[SPIRA__DOTS_MAX];
-};
+template <typename T> using dot_pairs = spira__dot_pairs<T>;
 
 template <typename T, int K>
 __global__ void __launch_bounds__(THREADS)
 dots_kernel(int n, dot_pairs<T> a, spira__reduce_scratch *sc)
 {
     double sum[K];
-    for (int k = 0; k < K; k++) sum[k] = 0;
-    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
-        for (int k = 0; k < K; k++) sum[k] += (double)a.x[k][i] * (double)a.y[k][i];
+    spira__dot_partials<T, K>(n, a, sum);
     spira__grid_sums(sum, sc);
 }
 

@@ -74,6 +74,18 @@ spira_status spira__cuda_gf2_inner_into(spira_context ctx, int32_t n, int words,
 spira_status spira__cuda_gf2_mul_small(spira_context ctx, int32_t n, int wi, int wo,
                                        const uint64_t *x, const uint64_t *dS, uint64_t *y);
 
+/* CUDA graphs (graph.cu): between capture_begin and capture_end, what the library's calls
+ * enqueue on the context's stream is recorded, not run (thread-local: a call that cannot be
+ * captured, a synchronization or an allocation, fails). capture_end always ends the
+ * capture; given the calls' status `captured`, it returns the first failure (the calls',
+ * the capture's, the instantiation's) or *exec, an executable graph to launch `times`
+ * times in a row on the stream, and destroy (NULL is fine; launches still queued finish
+ * first). */
+spira_status spira__cuda_capture_begin(spira_context ctx);
+spira_status spira__cuda_capture_end(spira_context ctx, spira_status captured, void **exec);
+spira_status spira__cuda_graph_launch(spira_context ctx, void *exec, int times);
+void spira__cuda_graph_destroy(spira_context ctx, void *exec);
+
 /* Events on the context's stream, for benchmarks: *ms between two recorded points. */
 typedef struct spira_cuda_timer spira_cuda_timer;
 spira_status spira__cuda_timer_create(spira_context ctx, spira_cuda_timer **t);

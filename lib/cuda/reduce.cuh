@@ -3,7 +3,9 @@
  * of any layer (lib/cuda/fused.cu, solvers/*_kernels_gpu.cu): a kernel adds its K sums per
  * thread with spira__grid_sums, launched on spira__reduce_blocks(n) blocks of
  * SPIRA__REDUCE_THREADS threads, and spira__read_sums brings the K results to the host
- * (the one wait).
+ * (the one wait), or a kernel of the caller's reads them on the device (CG's graph).
+ * Dot products take their per-thread sums from spira__dot_partials, so whichever kernel
+ * reduces (x_k, y_k) gets the same bits.
  *
  * The sums accumulate in double. Each block sums its share (a tree over the block) into the
  * context's scratch; the last block to finish sums the blocks' partials in block order.
@@ -44,9 +46,11 @@ static __device__ __forceinline__ double spira__block_sum(double v)
 }
 
 /* Each block's K sums into the scratch; the last block to finish adds them up in block
- * order into sc->out and leaves the counter at 0 for the next reduction. */
+ * order into sc->out (written by its thread 0) and leaves the counter at 0 for the next
+ * reduction. True in every thread of that last block, so its thread 0 may go on with the
+ * results (CG's graph step does). */
 template <int K>
-static __device__ __forceinline__ void spira__grid_sums(double (&sum)[K],
+static __device__ __forceinline__ bool spira__grid_sums(double (&sum)[K],
                                                         spira__reduce_scratch *sc)
 {
     static_assert(K <= SPIRA__REDUCE_MAX_SUMS, "too many sums");
@@ -61,7 +65,7 @@ static __device__ __forceinline__ void spira__grid_sums(double (&sum)[K],
         last = atomicAdd(&sc->done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
-    if (!last) return;
+    if (!last) return false;
     for (int k = 0; k < K; k++) {
         double s = 0;
         for (int b = threadIdx.x; b < gridDim.x; b += SPIRA__REDUCE_THREADS)
@@ -70,6 +74,25 @@ static __device__ __forceinline__ void spira__grid_sums(double (&sum)[K],
         if (threadIdx.x == 0) sc->out[k] = s;
     }
     if (threadIdx.x == 0) sc->done = 0;
+    return true;
+}
+
+/* The vectors of up to SPIRA__DOTS_MAX dot products (x[k], y[k]), n values each. */
+template <typename T> struct spira__dot_pairs {
+    const T *x[SPIRA__DOTS_MAX], *y[SPIRA__DOTS_MAX];
+};
+
+/* This thread's share of the K dot products, in double, over a grid-stride loop on a
+ * grid of SPIRA__REDUCE_THREADS-thread blocks: one expression for every kernel that sums
+ * dots (fused.cu's, CG's graph step), so they round alike. */
+template <typename T, int K>
+static __device__ __forceinline__ void spira__dot_partials(int n, const spira__dot_pairs<T> &a,
+                                                           double (&sum)[K])
+{
+    for (int k = 0; k < K; k++) sum[k] = 0;
+    for (int i = blockIdx.x * SPIRA__REDUCE_THREADS + threadIdx.x; i < n;
+         i += gridDim.x * SPIRA__REDUCE_THREADS)
+        for (int k = 0; k < K; k++) sum[k] += (double)a.x[k][i] * (double)a.y[k][i];
 }
 
 /* A reduction's grid: n alone decides it, so the sums come out the same bits each run. */
