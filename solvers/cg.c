@@ -17,8 +17,11 @@
  * writes p, s, x, r (9 n s with u = r, 10 with M). The residual checked is the recurrence's
  * ||r_k||, known one SpMV after r_k: the last iteration's apply and SpMV are spent to find
  * that r_k is small enough.
+ *
+ * On the CUDA backend the iteration runs as a CUDA graph where it can (cg_graph.c): the same
+ * kernels and scalar work, with no wait on the host between iterations.
  */
-#include "solver.h"
+#include "cg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,9 +30,9 @@
  * can lose its sign to rounding late in a long solve while the true one has not (bcsstk13
  * with ILU(0) did at iteration 2715). Only a (p, A p) measured so is called a breakdown.
  * This also sets s = A p afresh. */
-static spira_status classic_step(spira__solve_env *e, int it, double beta, double gamma,
-                                 spira_vector z, spira_vector p, spira_vector s, spira_vector x,
-                                 spira_vector r, double *alpha)
+spira_status spira__cg_classic_step(spira__solve_env *e, int it, double beta, double gamma,
+                                    spira_vector z, spira_vector p, spira_vector s,
+                                    spira_vector x, spira_vector r, double *alpha)
 {
     double pq;
     SPIRA__TRY(spira_axpby(1.0, z, beta, p));
@@ -44,12 +47,31 @@ static spira_status classic_step(spira__solve_env *e, int it, double beta, doubl
     return spira_axpy(-*alpha, s, r);
 }
 
+spira_status spira__cg_gamma_breakdown(spira__solve_env *e, int it, double gamma)
+{
+    if (!isfinite(gamma) || gamma == 0) return spira__breakdown(e, it, "rho = (r, M^-1 r)", gamma);
+    /* r != 0 here, so M is not positive definite */
+    char what[160];
+    snprintf(what, sizeof what, "(r, M^-1 r) < 0: the preconditioner %s is not positive "
+             "definite, which CG needs; (r, M^-1 r)", e->M->ops->name);
+    return spira__breakdown(e, it, what, gamma);
+}
+
+int spira__cg_forced_classic(const spira__solve_env *e, int it)
+{
+    const int at = e->ctx->cg_classic_at;
+    return at > 0 && (long long)it + e->it0 + 1 == at;
+}
+
 static spira_status cg(spira__solve_env *e, spira_vector b, spira_vector x)
 {
+    int graph;
+    spira_status st = spira__cg_graph_run(e, b, x, &graph);
+    if (graph) return st;
     spira_vector r = e->work[0], w = e->work[1], p = e->work[2], s = e->work[3];
     spira_vector u = e->M->ops->is_identity ? NULL : e->work[4];
     /* r <- b - A x */
-    spira_status st = spira_copy(b, r);
+    st = spira_copy(b, r);
     if (st == SPIRA_OK && e->o.use_initial_guess) st = spira__op(e, -1.0, x, 1.0, r);
     spira_vector z = u ? u : r; /* M^-1 r */
     double alpha = 0, gamma_old = 0;
@@ -66,26 +88,19 @@ static spira_status cg(spira__solve_env *e, spira_vector b, spira_vector x)
             break;
         }
         double gamma = u ? sum[2] : sum[0];
-        if (!isfinite(gamma) || gamma == 0) {
-            st = spira__breakdown(e, it + 1, "rho = (r, M^-1 r)", gamma);
-            break;
-        }
-        if (gamma < 0) { /* r != 0 here, so M is not positive definite */
-            char what[160];
-            snprintf(what, sizeof what, "(r, M^-1 r) < 0: the preconditioner %s is not "
-                     "positive definite, which CG needs; (r, M^-1 r)", e->M->ops->name);
-            st = spira__breakdown(e, it + 1, what, gamma);
+        if (!isfinite(gamma) || gamma <= 0) {
+            st = spira__cg_gamma_breakdown(e, it + 1, gamma);
             break;
         }
         double beta = it ? gamma / gamma_old : 0;
         double pq = it ? sum[1] - beta * gamma / alpha : sum[1];
         gamma_old = gamma;
-        if (pq > 0 && isfinite(pq)) {
+        if (pq > 0 && isfinite(pq) && !spira__cg_forced_classic(e, it)) {
             alpha = gamma / pq;
             /* p <- u + beta p; s <- w + beta s (= A p); x <- x + alpha p; r <- r - alpha s */
             st = spira__cg_update(alpha, beta, z, w, p, s, x, r);
         } else {
-            st = classic_step(e, it + 1, beta, gamma, z, p, s, x, r, &alpha);
+            st = spira__cg_classic_step(e, it + 1, beta, gamma, z, p, s, x, r, &alpha);
         }
     }
     return st;
@@ -100,4 +115,6 @@ const spira__solver spira__cg_solver = {
     .work_precond = 1,
     .symmetric_precond = 1,
     .needs_spd = 1,
+    .prepare = spira__cg_graph_prepare,
+    .release = spira__cg_graph_release,
 };

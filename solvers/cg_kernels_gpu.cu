@@ -1,27 +1,47 @@
 /*
  * cg_kernels_gpu.cu - CG's fused update on the device (solver_kernels.h): four vector
- * updates in one pass.
+ * updates in one pass; and the two kernels of CG's CUDA graph (cg_graph.c) beside the SpMV:
+ * the sums with the iteration's scalar work, and the update reading its scalars from device
+ * memory. Both paths share the update's and the sums' expressions, so they round alike.
  */
-#include "solver_kernels.h"
+#include "cg_step.h"
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
+#include "cuda/reduce.cuh"
 
 #define THREADS 256
 
-/* p <- u + beta p; s <- w + beta s; x <- x + alpha p; r <- r - alpha s. u may be r: each
- * element of u is read before r's is written. With beta == 0, p and s are not read. */
+/* a b + c rounded once, spelled out so that every kernel that updates rounds alike (left
+ * to the compiler, r - alpha s may or may not be contracted, kernel by kernel) */
+static __device__ __forceinline__ double fma_rn(double a, double b, double c)
+{
+    return __fma_rn(a, b, c);
+}
+static __device__ __forceinline__ float fma_rn(float a, float b, float c)
+{
+    return __fmaf_rn(a, b, c);
+}
+
+/* p <- u + beta p; s <- w + beta s; x <- x + alpha p; r <- r - alpha s at i. u may be r:
+ * u[i] is read before r[i] is written. With beta == 0, p and s are not read. */
+template <typename T>
+static __device__ __forceinline__ void cg_update_at(int i, T alpha, T beta, const T *u,
+                                                    const T *w, T *p, T *s, T *x, T *r)
+{
+    T pi = beta == T(0) ? u[i] : fma_rn(beta, p[i], u[i]);
+    T si = beta == T(0) ? w[i] : fma_rn(beta, s[i], w[i]);
+    p[i] = pi;
+    s[i] = si;
+    x[i] = fma_rn(alpha, pi, x[i]);
+    r[i] = fma_rn(-alpha, si, r[i]);
+}
+
 template <typename T>
 __global__ void cg_update_kernel(int n, T alpha, T beta, const T *u, const T *__restrict__ w,
                                  T *__restrict__ p, T *__restrict__ s, T *__restrict__ x, T *r)
 {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        T pi = beta == T(0) ? u[i] : u[i] + beta * p[i];
-        T si = beta == T(0) ? w[i] : w[i] + beta * s[i];
-        p[i] = pi;
-        s[i] = si;
-        x[i] += alpha * pi;
-        r[i] -= alpha * si;
-    }
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        cg_update_at(i, alpha, beta, u, w, p, s, x, r);
 }
 
 extern "C" spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t,
@@ -39,6 +59,81 @@ extern "C" spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spir
         cg_update_kernel<<<g, THREADS, 0, st>>>(n, (float)alpha, (float)beta, (const float *)u,
                                                 (const float *)w, (float *)p, (float *)s,
                                                 (float *)x, (float *)r);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+/* ---- the graph's kernels ---------------------------------------------------------- */
+
+/* The sums of cg.c (spira__dots's reduction), then in the last block the iteration's scalar
+ * work (cg_step.h). */
+template <typename T, int K>
+__global__ void __launch_bounds__(SPIRA__REDUCE_THREADS)
+cg_graph_sums_kernel(int n, spira__dot_pairs<T> a, spira__reduce_scratch *sc, spira__cg_dev *g)
+{
+    if (g->stop) return; /* every block: the counter in sc stays at 0 */
+    double sum[K];
+    spira__dot_partials<T, K>(n, a, sum);
+    if (spira__grid_sums(sum, sc) && threadIdx.x == 0) spira__cg_step(g, sc->out, K == 3);
+}
+
+template <typename T>
+static void launch_sums(int n, cudaStream_t st, const void *r, const void *w, const void *z,
+                        int with_dinv, spira__reduce_scratch *sc, spira__cg_dev *g)
+{
+    /* spira__dots's pairs in cg.c: (r, r), (w, z), (r, z) */
+    spira__dot_pairs<T> a = {};
+    a.x[0] = (const T *)r, a.y[0] = (const T *)r;
+    a.x[1] = (const T *)w, a.y[1] = (const T *)z;
+    a.x[2] = (const T *)r, a.y[2] = (const T *)z;
+    const unsigned b = spira__reduce_blocks(n);
+    if (with_dinv) cg_graph_sums_kernel<T, 3><<<b, SPIRA__REDUCE_THREADS, 0, st>>>(n, a, sc, g);
+    else cg_graph_sums_kernel<T, 2><<<b, SPIRA__REDUCE_THREADS, 0, st>>>(n, a, sc, g);
+}
+
+extern "C" spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
+                                                  const void *r, const void *w, const void *z,
+                                                  int with_dinv, spira__cg_dev *g)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
+    if (t == SPIRA_R64) launch_sums<double>(n, st, r, w, z, with_dinv, sc, g);
+    else launch_sums<float>(n, st, r, w, z, with_dinv, sc, g);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+/* The update of cg_update_kernel with g's alpha and beta (rounded to T as the host's are at
+ * the launch) and x = g->x; with dinv, z <- D^-1 r afterwards, as Jacobi's apply would. */
+template <typename T>
+__global__ void cg_graph_update_kernel(int n, const spira__cg_dev *g, T *z,
+                                       const T *__restrict__ w, T *__restrict__ p,
+                                       T *__restrict__ s, T *r, const T *__restrict__ dinv)
+{
+    if (g->stop) return;
+    const T alpha = (T)g->alpha, beta = (T)g->beta;
+    T *x = (T *)g->x;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        cg_update_at(i, alpha, beta, z, w, p, s, x, r);
+        if (dinv) z[i] = dinv[i] * r[i]; /* a product: nothing to contract */
+    }
+}
+
+extern "C" spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n, spira_dtype t,
+                                                    const spira__cg_dev *g, void *z,
+                                                    const void *w, void *p, void *s, void *r,
+                                                    const void *dinv)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    unsigned b = spira__blocks(n, THREADS);
+    if (t == SPIRA_R64)
+        cg_graph_update_kernel<<<b, THREADS, 0, st>>>(n, g, (double *)z, (const double *)w,
+                                                      (double *)p, (double *)s, (double *)r,
+                                                      (const double *)dinv);
+    else
+        cg_graph_update_kernel<<<b, THREADS, 0, st>>>(n, g, (float *)z, (const float *)w,
+                                                      (float *)p, (float *)s, (float *)r,
+                                                      (const float *)dinv);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }

@@ -18,3 +18,17 @@ spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dty
 {
     return spira__no_cuda(ctx);
 }
+
+spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
+                                       const void *dr, const void *dw, const void *dz,
+                                       int with_dinv, spira__cg_dev *dg)
+{
+    return spira__no_cuda(ctx);
+}
+
+spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n, spira_dtype t,
+                                         const spira__cg_dev *dg, void *dz, const void *dw,
+                                         void *dp, void *ds, void *dr, const void *ddinv)
+{
+    return spira__no_cuda(ctx);
+}

@@ -1,8 +1,10 @@
 libspira_solvers_la_SOURCES += solvers/solve.c solvers/host_solve.c solvers/common.c solvers/cg.c \
+	solvers/cg_graph.c \
 	solvers/bicgstab.c \
 	solvers/jacobi.c solvers/power.c solvers/pagerank.c solvers/gf2_kernel.c \
 	solvers/cg_kernels.c solvers/pagerank_kernels.c
-noinst_HEADERS += solvers/solver.h solvers/solver_kernels.h solvers/host_solve.h
+noinst_HEADERS += solvers/solver.h solvers/solver_kernels.h solvers/host_solve.h solvers/cg.h \
+	solvers/cg_step.h
 CUDA_SRCS += solvers/cg_kernels_gpu.cu solvers/pagerank_kernels_gpu.cu
 if !HAVE_CUDA
 libspira_solvers_la_SOURCES += solvers/kernels_stub.c

@@ -76,6 +76,7 @@ static double expected_multiplies(const spira_solver S)
 /* Drop what setup made (plan excepted: A's cache owns it). */
 static void teardown(spira_solver S)
 {
+    if (S->e.type->release) S->e.type->release(&S->e);
     for (int i = 0; i < S->nwork; i++) {
         spira_vector_destroy(S->e.work[i]);
         S->e.work[i] = NULL;
@@ -108,6 +109,7 @@ static spira_status setup(spira_solver S)
     for (; s == SPIRA_OK && S->nwork < want; S->nwork++)
         s = spira_vector_create(e->ctx, A->csr.nrows, A->csr.dtype, &e->work[S->nwork]);
     if (s == SPIRA_OK) s = spira_vector_create(e->ctx, A->csr.nrows, A->csr.dtype, &S->r);
+    if (s == SPIRA_OK && t->prepare) s = t->prepare(e, &S->o);
     if (s == SPIRA_OK) s = spira_context_synchronize(e->ctx);
     S->setup_ms += spira__now_ms() - t0;
     if (s != SPIRA_OK) teardown(S);

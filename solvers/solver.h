@@ -50,6 +50,7 @@ typedef struct {
     /* vectors like b made by the dispatcher before the solver runs: type->work of them,
      * and type->work_precond more after those unless M is the identity */
     spira_vector work[SPIRA__SOLVER_WORK_MAX];
+    void *keep; /* what the type's prepare made for its runs (CG's CUDA graph), or NULL */
 } spira__solve_env;
 
 /* A solver type: one row of the registry in solve.c. */
@@ -69,6 +70,11 @@ typedef struct spira__solver {
      * replaces opts.precond, so it is set up and timed with the SpMV plan */
     int has_own_precond;
     spira_precond_type own_precond;
+    /* Optional: at the end of the setup (plan, M and work made; timed with it), make what
+     * every run may reuse into e->keep, for the solver's options o; and release it at the
+     * teardown (e->keep NULL afterwards). */
+    spira_status (*prepare)(spira__solve_env *e, const spira_solve_opts *o);
+    void (*release)(spira__solve_env *e);
 } spira__solver;
 
 extern const spira__solver spira__cg_solver, spira__bicgstab_solver, spira__jacobi_solver;

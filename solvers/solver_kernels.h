@@ -22,10 +22,58 @@ spira_status spira__cg_update(double alpha, double beta, spira_vector u, spira_v
 spira_status spira__pagerank_update(double c, spira_vector v, spira_vector y, spira_vector x,
                                     spira_vector d, double *delta, double *dy);
 
+/* CG's iteration as a CUDA graph (cg_graph.c): its scalars in device memory, in one block
+ * the host uploads at the start of a run and reads back between batches of iterations.
+ * The device's stopping tests are cg.c's and spira__check's, in the same double
+ * operations, so the host's replay of the residual norms (hist) comes to the same end. */
+typedef enum {
+    SPIRA__CG_RUNNING = 0,
+    SPIRA__CG_CHECKED,  /* spira__check's tests stopped the solve at `it` */
+    SPIRA__CG_MAXIT,    /* the check at `it` passed, and it + 1 > maxit */
+    SPIRA__CG_RHO,      /* gamma = (r, M^-1 r) of `it` is 0, NaN or Inf */
+    SPIRA__CG_RHO_NEG,  /* gamma < 0 */
+    SPIRA__CG_CLASSIC   /* the recurrence's (p, A p) is not positive: the host's classic step */
+} spira__cg_stop;
+
+typedef struct {
+    /* a run's constants */
+    void *x;            /* x's device data, which the update writes */
+    double rtol_bnorm;  /* rtol ||b||: converged at or below (spira__check's test) */
+    double atol;        /* converged at or below when > 0 */
+    double dtol;        /* diverged above dtol rref */
+    double bnorm;
+    int it0;            /* iterations of earlier rounds: the checks' numbering adds it */
+    int maxit;          /* this round's */
+    int window;         /* stagnation_window */
+    int classic_at;     /* ctx->cg_classic_at */
+    /* the state: set by the host at the start, advanced by the device */
+    int stop;           /* a spira__cg_stop; every kernel of the iteration returns at once
+                         * while it is set */
+    int it;             /* the next iteration to check (this round's numbering), or the
+                         * one that stopped */
+    int best_it;        /* spira__check's stagnation state, and its divergence reference */
+    int pad;
+    double best, rref;
+    double alpha, gamma_old; /* the recurrences' */
+    double beta, gamma;     /* of the iteration `it`, for the host's classic step */
+    double hist[SPIRA__CG_GRAPH_MAX]; /* ||r_it|| at hist[it % SPIRA__CG_GRAPH_MAX] */
+} spira__cg_dev;
+
 /* Their CUDA kernels (device pointers, n values of dtype t, the context's stream). */
 spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t, double alpha,
                                    double beta, const void *du, const void *dw, void *dp,
                                    void *ds, void *dx, void *dr);
+/* CG's graph (cg_graph.c), each returning at once when g->stop is set. The sums:
+ * (r, r), (w, z) and, with dinv (Jacobi's D^-1), (r, z), reduced as spira__dots does; then
+ * the iteration's check, alpha and beta into g. The update: cg_update's, with alpha and
+ * beta read from g and x = g->x; with dinv, then z <- D^-1 r, the next iteration's
+ * preconditioner apply (what Jacobi's spira__vector_pmul computes). z is r without dinv. */
+spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
+                                       const void *dr, const void *dw, const void *dz,
+                                       int with_dinv, spira__cg_dev *dg);
+spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n, spira_dtype t,
+                                         const spira__cg_dev *dg, void *dz, const void *dw,
+                                         void *dp, void *ds, void *dr, const void *ddinv);
 /* out[0] = ||x||_1 and out[1] = (d, y), summed as lib/cuda/reduce.cuh does. */
 spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dtype t, double c,
                                          const void *dv, void *dy, void *dx, const void *dd,

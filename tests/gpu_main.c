@@ -988,6 +988,7 @@ int main(void)
     suite_add_tcase(s, tu_gpu_device_convert_tcase());
     suite_add_tcase(s, tu_gpu_device_layout_tcase());
     suite_add_tcase(s, tu_gpu_trisolve_tcase(gpu));
+    suite_add_tcase(s, tu_cg_graph_tcase(SPIRA_BACKEND_CUDA));
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);

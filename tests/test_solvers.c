@@ -474,6 +474,38 @@ START_TEST(solver_handle_errors)
 }
 END_TEST
 
+/* CG's classic step in the middle of a solve (forced by the test hook ctx->cg_classic_at,
+ * which the GPU suite uses to make CG's graph hand an iteration to the host): the solve
+ * goes on from it and ends as the one without it, within a step or two; x is the same to
+ * the tolerance. The CPU backend never makes a graph. */
+START_TEST(cg_classic_step_mid_solve)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 24, SPIRA_R64, &A), SPIRA_OK);
+    spira_vector xt, b = rhs_of_ones(A, &xt), x[2];
+    spira_solve_info info[2];
+    double err[2];
+    for (int k = 0; k < 2; k++) {
+        spira_solve_opts o = {.rtol = 1e-10, .precond = SPIRA_PRECOND_JACOBI};
+        ck_assert_int_eq(spira_vector_create(ctx, 576, SPIRA_R64, &x[k]), SPIRA_OK);
+        ctx->cg_classic_at = k ? 7 : 0;
+        ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x[k], &o, &info[k]), SPIRA_OK);
+        ck_assert_int_eq(info[k].reason, SPIRA_CONVERGED_RTOL);
+        spira_axpy(-1.0, xt, x[k]);
+        spira_nrm2(x[k], &err[k]);
+    }
+    ck_assert_int_le(abs(info[0].iterations - info[1].iterations), 2);
+    ck_assert_int_gt(info[1].iterations, 7);
+    ck_assert_double_le(err[1], 1e-7 * 24);
+    ck_assert_int_eq(ctx->cg_graph_runs, 0);
+    for (int k = 0; k < 2; k++) spira_vector_destroy(x[k]);
+    spira_vector_destroy(xt), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_solvers(void)
 {
     Suite *s = suite_create("solvers");
@@ -488,6 +520,7 @@ Suite *suite_solvers(void)
     tcase_add_test(tc, solve_opts_checked);
     tcase_add_test(tc, hopeless_solves_stop);
     tcase_add_loop_test(tc, ic0_shifted_for_kershaw, 0, 2);
+    tcase_add_test(tc, cg_classic_step_mid_solve);
     suite_add_tcase(s, tc);
     tc = tcase_create("handle");
     tcase_add_test(tc, solver_handle_reuse);

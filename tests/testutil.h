@@ -156,5 +156,9 @@ TCase *tu_gpu_device_convert_tcase(void);
 TCase *tu_gpu_device_layout_tcase(void);
 /* check_gpu's case for the Jacobi-sweep triangular solves (gpu_trisolve.c) on ctx. */
 TCase *tu_gpu_trisolve_tcase(spira_context ctx);
+/* CG through its graph against CG per iteration (test_cg_graph.c), with a context of its
+ * own on the backend: check_gpu's case (CUDA), and check_spira's suite (CPU). */
+TCase *tu_cg_graph_tcase(spira_backend backend);
+Suite *suite_cg_graph(void);
 
 #endif
