@@ -15,13 +15,19 @@
 
 /* The model, per iteration of a solver making k multiplies and preconditioner applies:
  * host: HOST_FIXED_US + k * (nnz * HOST_NS_NNZ + n * HOST_NS_ROW) / 1000;
- * GPU:  k * GPU_FLOOR_US, or the streaming time of the same bytes if that is more.
- * The constants are from the issue's H100 numbers (16 host cores); bench/host-crossover.sh
- * measures them. */
-#define HOST_FIXED_US 1.0
-#define HOST_NS_NNZ 0.35
-#define HOST_NS_ROW 1.5
-#define GPU_FLOOR_US 15.0
+ * GPU:  CG whose iteration runs as a CUDA graph (no preconditioner or Jacobi, no monitor:
+ *       cg.c) GPU_GRAPH_US an iteration, any other k * GPU_APPLY_US, or the streaming time
+ *       of the same bytes if that is more.
+ * Fitted to bench/host-crossover.sh and the graph timings on the H100 at d14bf06/f2a83de
+ * (16 host cores; bench/results/2026-11-24-h100-session7): host 3.4 us an iteration on
+ * bcsstk01 (400 nonzeros), 19 on 1138_bus, 34 on a 2-D Laplacian of 2,500 rows, 89 of
+ * 10^4, 45-133 for ILU(0)-BiCGSTAB on orsirr_1 and sherman5 (the fit is within 30%);
+ * GPU: CG as a graph 10.2-15.7 us, without it 32-44, ILU(0)-BiCGSTAB 170-440. */
+#define HOST_FIXED_US 2.0
+#define HOST_NS_NNZ 1.0
+#define HOST_NS_ROW 5.0
+#define GPU_GRAPH_US 11.0
+#define GPU_APPLY_US 33.0
 #define GPU_NS_NNZ 0.006 /* 12 bytes a nonzero at 2 TB/s */
 
 #define TWIN_KEY "host:twin"
@@ -31,14 +37,16 @@ static double host_us(double n, double nnz, double k)
     return HOST_FIXED_US + k * (nnz * HOST_NS_NNZ + n * HOST_NS_ROW) / 1000;
 }
 
-static double gpu_us(double n, double nnz, double k)
+static double gpu_us(double n, double nnz, double k, int graph)
 {
-    const double stream = (nnz * GPU_NS_NNZ + n * 0.024) / 1000;
-    return k * (stream > GPU_FLOOR_US ? stream : GPU_FLOOR_US);
+    const double stream = k * (nnz * GPU_NS_NNZ + n * 0.024) / 1000;
+    const double floor = graph ? GPU_GRAPH_US : k * GPU_APPLY_US;
+    return stream > floor ? stream : floor;
 }
 
 spira_status spira__host_solve_where(spira_matrix A, const spira_solve_opts *o,
-                                     int applies_per_it, int *on_host, const char **why)
+                                     int applies_per_it, int graph, int *on_host,
+                                     const char **why)
 {
     spira_context ctx = A->ctx;
     *on_host = 0;
@@ -64,7 +72,7 @@ spira_status spira__host_solve_where(spira_matrix A, const spira_solve_opts *o,
         return SPIRA_OK;
     }
     const double n = A->csr.nrows, nnz = (double)A->csr.nnz, k = applies_per_it;
-    *on_host = host_us(n, nnz, k) < gpu_us(n, nnz, k);
+    *on_host = host_us(n, nnz, k) < gpu_us(n, nnz, k, graph);
     *why = *on_host ? "small system: the host's iteration is predicted faster than the GPU's"
                     : "the GPU's iteration is predicted faster than the host's";
     return SPIRA_OK;

@@ -13,10 +13,12 @@ typedef struct {
 } spira__host_solver;
 
 /* Where a solve with options o runs on A: *on_host 1 for the host; *why in words (static).
- * applies_per_it: the multiplies and preconditioner applies an iteration makes. Refuses a
- * backend the context cannot give. */
+ * applies_per_it: the multiplies and preconditioner applies an iteration makes; graph: its
+ * GPU iteration would run as a CUDA graph (cg_graph.c). Refuses a backend the context cannot
+ * give. */
 spira_status spira__host_solve_where(spira_matrix A, const spira_solve_opts *o,
-                                     int applies_per_it, int *on_host, const char **why);
+                                     int applies_per_it, int graph, int *on_host,
+                                     const char **why);
 /* o: the caller's options as given (NULL: the defaults), resolved by the host's solver. */
 spira_status spira__host_solver_create(spira_solver_type type, spira_matrix A,
                                        const spira_solve_opts *o, spira__host_solver *h);

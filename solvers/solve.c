@@ -195,7 +195,11 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
     const int applies = (type == SPIRA_SOLVER_BICGSTAB ? 2 : 1) * (precond ? 2 : 1);
     int on_host = 0;
     const char *where = "distributed: this rank's rows, MPI between ranks";
-    if (!comm) SPIRA__TRY(spira__host_solve_where(A, &o, applies, &on_host, &where));
+    /* CG runs its iteration as a CUDA graph with no preconditioner or Jacobi's, and no
+     * monitor (cg_graph.c) */
+    const int graph = type == SPIRA_SOLVER_CG && !o.monitor &&
+                      (o.precond == SPIRA_PRECOND_NONE || o.precond == SPIRA_PRECOND_JACOBI);
+    if (!comm) SPIRA__TRY(spira__host_solve_where(A, &o, applies, graph, &on_host, &where));
     spira_solver S = spira__calloc(1, sizeof *S);
     spira_status s = S ? SPIRA_OK : spira__nomem(A->ctx, "solver", sizeof *S);
     if (S) {

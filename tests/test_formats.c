@@ -733,7 +733,7 @@ START_TEST(auto_rules)
 }
 END_TEST
 
-/* The issue's case: the 3-D Laplacian 150^3 in double. DIA converts on the GPU in a few of
+/* The issue's case: the 3-D Laplacian 150^3 in double. DIA converts on the GPU in 32 of
  * its own multiplies (its host conversion took 334 ms, 3,600 of them), so one CG solve
  * (about 500 multiplies; the time-to-solution suite's 3-D problems take 110-350) pays it
  * back, and so does a tenth of one; a single multiply does not, and goes to csr-vector,
@@ -756,7 +756,7 @@ START_TEST(auto_rule_by_numbers)
     ck_assert_int_eq(spira__cost_predict(&st, "dia", 8, &c), 0);
     ck_assert(c.on_device);
     ck_assert(c.multiply_ms > 0.08 && c.multiply_ms < 0.11); /* measured: 0.0926 */
-    ck_assert(c.convert_ms == 8 * c.multiply_ms); /* the table's estimate, 8 multiplies */
+    ck_assert(c.convert_ms == 32 * c.multiply_ms); /* the table's, 32: measured on the H100 */
     ck_assert(c.upload_ms < 0.1);                 /* the CSR's is sunk; an allocation */
     ck_assert_int_eq(spira__cost_predict(&st, "cusparse", 8, &c), 0);
     /* its descriptors and buffer only: the CSR it borrows is uploaded before the choice */
@@ -777,7 +777,7 @@ START_TEST(auto_rule_by_numbers)
     ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100, 0, why, sizeof why), "ell");
     ck_assert_int_eq(spira__cost_predict(&u, "ell", 8, &c), 0);
     ck_assert(c.on_device);
-    ck_assert(c.convert_ms == 6 * c.multiply_ms); /* the table's estimate, 6 multiplies */
+    ck_assert(c.convert_ms == 8 * c.multiply_ms); /* the table's, 8: measured on the H100 */
     ck_assert(c.upload_ms < 0.1);                 /* the CSR's is sunk; an allocation */
     ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100000, 0, why, sizeof why), "ell");
     u.ell_fill = 2; /* uneven: ELL's padding is memory, not speed */
