@@ -22,32 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static spira_context dev_ctx, host_ctx; /* deterministic; host_ctx converts on the host */
-
-static spira_context deterministic(int host_convert)
-{
-    spira_context c;
-    spira_context_opts o = {.backend = SPIRA_BACKEND_CUDA, .deterministic = 1};
-    spira_status s = spira_context_create(&c, &o);
-    ck_assert_msg(s == SPIRA_OK, "deterministic CUDA context: %s", spira_last_error(c));
-    c->host_convert = host_convert;
-    return c;
-}
-
-/* the case's two contexts, made once before its tests (an unchecked fixture) */
-static void contexts_make(void)
-{
-    dev_ctx = deterministic(0);
-    host_ctx = deterministic(1);
-}
-
-static void contexts_free(void)
-{
-    spira_context_destroy(dev_ctx);
-    spira_context_destroy(host_ctx);
-    dev_ctx = host_ctx = NULL;
-}
-
 /* y = alpha A x + beta y0 with A's plan of (name, opts); *status the plan's; y NULL: none;
  * *on_device and *bytes the plan's */
 static spira_status multiply(spira_matrix A, const char *name, const char *opts,
@@ -86,7 +60,7 @@ static spira_status multiply(spira_matrix A, const char *name, const char *opts,
     return s;
 }
 
-/* Compare every device-built format and variant on the pair (Ad on dev_ctx, Ah on host_ctx,
+/* Compare every device-built format and variant on the pair (Ad on tu_dev_ctx, Ah on tu_host_ctx,
  * the same matrix); returns the runs compared. */
 static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsigned seed,
                        int every)
@@ -114,14 +88,14 @@ static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsi
             size_t dev_bytes = 0, host_bytes = 0;
             spira_status sd = multiply(Ad, name, opts, x, y0, beta, yd, &dev_built, &dev_bytes);
             char msg[1024];
-            snprintf(msg, sizeof msg, "%s", spira_last_error(dev_ctx));
+            snprintf(msg, sizeof msg, "%s", spira_last_error(tu_dev_ctx));
             spira_status sh = multiply(Ah, name, opts, x, y0, beta, yh, &host_built, &host_bytes);
             ck_assert_msg(sd == sh, "%s %s:%s: on the GPU %s (%s), on the host %s (%s)", label,
                           name, opts ? opts : "", spira_status_name(sd), msg,
-                          spira_status_name(sh), spira_last_error(host_ctx));
+                          spira_status_name(sh), spira_last_error(tu_host_ctx));
             if (sd != SPIRA_OK) { /* refused alike */
                 ck_assert_msg(sd == SPIRA_ERR_UNSUPPORTED, "%s %s: %s", label, name, msg);
-                ck_assert_str_eq(msg, spira_last_error(host_ctx));
+                ck_assert_str_eq(msg, spira_last_error(tu_host_ctx));
                 break;
             }
             ck_assert_int_eq(host_built, 0);
@@ -152,15 +126,15 @@ static int dia_layouts_match(spira_matrix Ad, spira_matrix Ah, const char *opts,
     spira_status sd = spira_matrix_set_format(Ad, "dia", opts);
     if (sd == SPIRA_OK) sd = spira__spmv_plan_get(Ad, &pd);
     char msg[1024];
-    snprintf(msg, sizeof msg, "%s", spira_last_error(dev_ctx));
+    snprintf(msg, sizeof msg, "%s", spira_last_error(tu_dev_ctx));
     spira_status sh = spira_matrix_set_format(Ah, "dia", opts);
     if (sh == SPIRA_OK) sh = spira__spmv_plan_get(Ah, &ph);
     ck_assert_msg(sd == sh, "%s dia:%s: on the GPU %s (%s), on the host %s (%s)", label,
                   opts ? opts : "", spira_status_name(sd), msg, spira_status_name(sh),
-                  spira_last_error(host_ctx));
+                  spira_last_error(tu_host_ctx));
     if (sd != SPIRA_OK) {
         ck_assert_int_eq(sd, SPIRA_ERR_UNSUPPORTED);
-        ck_assert_str_eq(msg, spira_last_error(host_ctx));
+        ck_assert_str_eq(msg, spira_last_error(tu_host_ctx));
         return 0;
     }
     ck_assert_msg(pd->on_device && !pd->layout, "%s: dia was not built on the GPU", label);
@@ -175,8 +149,8 @@ static int dia_layouts_match(spira_matrix Ad, spira_matrix Ah, const char *opts,
     const size_t nd = (size_t)h->ndiag * (size_t)h->pitch * spira_dtype_size(h->dtype);
     unsigned char *off = malloc(no + 1), *data = malloc(nd + 1);
     memset(data, 0xa5, nd + 1); /* poisoned: a byte not read back differs */
-    ck_assert_int_eq(spira__cuda_download(dev_ctx, off, d->offsets, no), SPIRA_OK);
-    ck_assert_int_eq(spira__cuda_download(dev_ctx, data, d->data, nd), SPIRA_OK);
+    ck_assert_int_eq(spira__cuda_download(tu_dev_ctx, off, d->offsets, no), SPIRA_OK);
+    ck_assert_int_eq(spira__cuda_download(tu_dev_ctx, data, d->data, nd), SPIRA_OK);
     ck_assert_msg(memcmp(off, h->offsets, no) == 0, "%s dia:%s: offsets differ", label,
                   opts ? opts : "");
     for (size_t b = 0; b < nd; b++)
@@ -188,7 +162,7 @@ static int dia_layouts_match(spira_matrix Ad, spira_matrix Ah, const char *opts,
     return 1;
 }
 
-/* auto's statistics of Ad (on dev_ctx) counted on the GPU against the host's: every field
+/* auto's statistics of Ad (on tu_dev_ctx) counted on the GPU against the host's: every field
  * the same double, except dia_fill beyond SPIRA__AUTO_DIA_FILL, where the host stops
  * counting; the GPU's is then the exact count, checked here against a count of our own. */
 static void stats_match(spira_matrix Ad, const char *label)
@@ -198,10 +172,10 @@ static void stats_match(spira_matrix Ad, const char *label)
     ck_assert_int_eq(spira__matrix_csr_dev(Ad, &dA, NULL), SPIRA_OK);
     ck_assert_ptr_nonnull(dA);
     spira__row_stats h, g;
-    ck_assert_int_eq(spira__row_stats_of(dev_ctx, A, &h), SPIRA_OK);
+    ck_assert_int_eq(spira__row_stats_of(tu_dev_ctx, A, &h), SPIRA_OK);
     memset(&g, 0x5a, sizeof g);
-    ck_assert_msg(spira__row_stats_dev(dev_ctx, A, dA, &g) == SPIRA_OK, "%s: %s", label,
-                  spira_last_error(dev_ctx));
+    ck_assert_msg(spira__row_stats_dev(tu_dev_ctx, A, dA, &g) == SPIRA_OK, "%s: %s", label,
+                  spira_last_error(tu_dev_ctx));
     ck_assert_msg(g.nrows == h.nrows && g.ncols == h.ncols && g.nnz == h.nnz &&
                       g.max_row == h.max_row && memcmp(&g.mean, &h.mean, 8) == 0 &&
                       memcmp(&g.cv, &h.cv, 8) == 0 && memcmp(&g.ell_fill, &h.ell_fill, 8) == 0,
@@ -239,8 +213,8 @@ START_TEST(gpu_device_convert_shapes)
     for (int d = 0; d < 2; d++) {
         const spira_dtype t = d ? SPIRA_R32 : SPIRA_R64;
         const unsigned seed = tu_seed() + 31u * (unsigned)_i;
-        spira_matrix Ad = tu_shape_matrix(dev_ctx, &tu_shapes[_i], t, seed);
-        spira_matrix Ah = tu_shape_matrix(host_ctx, &tu_shapes[_i], t, seed);
+        spira_matrix Ad = tu_shape_matrix(tu_dev_ctx, &tu_shapes[_i], t, seed);
+        spira_matrix Ah = tu_shape_matrix(tu_host_ctx, &tu_shapes[_i], t, seed);
         compare_all(Ad, Ah, tu_shapes[_i].name, seed, 0);
         dia_layouts_match(Ad, Ah, NULL, tu_shapes[_i].name);
         dia_layouts_match(Ad, Ah, "max_fill=100000", tu_shapes[_i].name);
@@ -254,9 +228,9 @@ END_TEST
 START_TEST(gpu_device_convert_bundled)
 {
     spira_matrix Ad, Ah;
-    ck_assert_int_eq(spira_matrix_read_mm(dev_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ad),
+    ck_assert_int_eq(spira_matrix_read_mm(tu_dev_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ad),
                      SPIRA_OK);
-    ck_assert_int_eq(spira_matrix_read_mm(host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
+    ck_assert_int_eq(spira_matrix_read_mm(tu_host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
                      SPIRA_OK);
     ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i], tu_seed(), 1), 0);
     dia_layouts_match(Ad, Ah, "max_fill=100000", tu_bundled[_i]);
@@ -274,8 +248,8 @@ START_TEST(gpu_device_convert_stencils)
     char label[64];
     snprintf(label, sizeof label, "%d-D Laplacian %d, %s", dim, n, t == SPIRA_R64 ? "double" : "float");
     spira_matrix Ad, Ah;
-    ck_assert_int_eq(spira_matrix_laplacian(dev_ctx, dim, n, t, &Ad), SPIRA_OK);
-    ck_assert_int_eq(spira_matrix_laplacian(host_ctx, dim, n, t, &Ah), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_laplacian(tu_dev_ctx, dim, n, t, &Ad), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_laplacian(tu_host_ctx, dim, n, t, &Ah), SPIRA_OK);
     ck_assert_int_eq(dia_layouts_match(Ad, Ah, NULL, label), 1);
     stats_match(Ad, label);
     ck_assert_int_gt(compare_all(Ad, Ah, label, tu_seed(), 0), 0);
@@ -289,7 +263,7 @@ START_TEST(gpu_row_stats_wide)
 {
     const int32_t ri[3] = {0, 1, 2}, ci[3] = {5, (INT32_C(1) << 29) - 1, 0};
     spira_matrix A;
-    ck_assert_int_eq(spira_matrix_from_coo(dev_ctx, 3, INT32_C(1) << 29, 3, ri, ci, NULL,
+    ck_assert_int_eq(spira_matrix_from_coo(tu_dev_ctx, 3, INT32_C(1) << 29, 3, ri, ci, NULL,
                                            SPIRA_R64, &A), SPIRA_OK);
     stats_match(A, "3 x 2^29");
     spira_matrix_destroy(A);
@@ -300,7 +274,7 @@ TCase *tu_gpu_device_convert_tcase(void)
 {
     TCase *tc = tcase_create("conversion on the GPU");
     tcase_set_timeout(tc, 300);
-    tcase_add_unchecked_fixture(tc, contexts_make, contexts_free);
+    tcase_add_unchecked_fixture(tc, tu_convert_contexts_make, tu_convert_contexts_free);
     tcase_add_loop_test(tc, gpu_device_convert_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_device_convert_bundled, 0, tu_nbundled);
     tcase_add_loop_test(tc, gpu_device_convert_stencils, 0, 4);

@@ -16,38 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static spira_context dev_ctx, host_ctx; /* host_ctx converts on the host */
-
-static spira_context cuda_context(int host_convert)
-{
-    spira_context c;
-    spira_context_opts o = {.backend = SPIRA_BACKEND_CUDA};
-    spira_status s = spira_context_create(&c, &o);
-    ck_assert_msg(s == SPIRA_OK, "CUDA context: %s", spira_last_error(c));
-    c->host_convert = host_convert;
-    return c;
-}
-
-static void contexts_make(void)
-{
-    dev_ctx = cuda_context(0);
-    host_ctx = cuda_context(1);
-}
-
-static void contexts_free(void)
-{
-    spira_context_destroy(dev_ctx);
-    spira_context_destroy(host_ctx);
-    dev_ctx = host_ctx = NULL;
-}
-
 /* n bytes at device address d against n bytes of host memory h */
 static void same_bytes(const void *d, const void *h, size_t n, size_t es, const char *what,
                        const char *label)
 {
     if (n == 0) return;
     unsigned char *got = malloc(n);
-    ck_assert_int_eq(spira__cuda_download(dev_ctx, got, d, n), SPIRA_OK);
+    ck_assert_int_eq(spira__cuda_download(tu_dev_ctx, got, d, n), SPIRA_OK);
     for (size_t at = 0; at < n; at += es)
         ck_assert_msg(memcmp(got + at, (const unsigned char *)h + at, es) == 0,
                       "%s: %s differ first at element %zu of %zu", label, what, at / es,
@@ -93,14 +68,14 @@ static int compare(spira_matrix Ad, spira_matrix Ah, const char *name, const cha
     spira_status sd = spira_matrix_set_format(Ad, name, opts);
     if (sd == SPIRA_OK) sd = spira__spmv_plan_get(Ad, &pd);
     char msg[1024];
-    snprintf(msg, sizeof msg, "%s", spira_last_error(dev_ctx));
+    snprintf(msg, sizeof msg, "%s", spira_last_error(tu_dev_ctx));
     spira_status sh = spira_matrix_set_format(Ah, name, opts);
     if (sh == SPIRA_OK) sh = spira__spmv_plan_get(Ah, &ph);
     ck_assert_msg(sd == sh, "%s: on the GPU %s (%s), on the host %s (%s)", label,
-                  spira_status_name(sd), msg, spira_status_name(sh), spira_last_error(host_ctx));
+                  spira_status_name(sd), msg, spira_status_name(sh), spira_last_error(tu_host_ctx));
     if (sd != SPIRA_OK) {
         ck_assert_msg(sd == SPIRA_ERR_UNSUPPORTED, "%s: %s", label, msg);
-        ck_assert_str_eq(msg, spira_last_error(host_ctx));
+        ck_assert_str_eq(msg, spira_last_error(tu_host_ctx));
         return 0;
     }
     ck_assert_msg(pd->on_device && !pd->layout, "%s: not converted on the GPU", label);
@@ -143,8 +118,8 @@ START_TEST(gpu_device_layout_shapes)
     for (int d = 0; d < 2; d++) {
         const spira_dtype t = d ? SPIRA_R32 : SPIRA_R64;
         const unsigned seed = tu_seed() + 17u * (unsigned)_i;
-        spira_matrix Ad = tu_shape_matrix(dev_ctx, &tu_shapes[_i], t, seed);
-        spira_matrix Ah = tu_shape_matrix(host_ctx, &tu_shapes[_i], t, seed);
+        spira_matrix Ad = tu_shape_matrix(tu_dev_ctx, &tu_shapes[_i], t, seed);
+        spira_matrix Ah = tu_shape_matrix(tu_host_ctx, &tu_shapes[_i], t, seed);
         ck_assert_int_gt(compare_all(Ad, Ah, tu_shapes[_i].name), 0);
         spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
     }
@@ -155,9 +130,9 @@ END_TEST
 START_TEST(gpu_device_layout_bundled)
 {
     spira_matrix Ad, Ah;
-    ck_assert_int_eq(spira_matrix_read_mm(dev_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ad),
+    ck_assert_int_eq(spira_matrix_read_mm(tu_dev_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ad),
                      SPIRA_OK);
-    ck_assert_int_eq(spira_matrix_read_mm(host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
+    ck_assert_int_eq(spira_matrix_read_mm(tu_host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
                      SPIRA_OK);
     ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i]), 0);
     spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
@@ -185,8 +160,8 @@ START_TEST(gpu_device_layout_large)
             v[k++] = (float)tu_uniform(&st, -1, 1);
         }
     }
-    spira_matrix Ad = tu_coo(dev_ctx, n, k, ri, ci, v, t);
-    spira_matrix Ah = tu_coo(host_ctx, n, k, ri, ci, v, t);
+    spira_matrix Ad = tu_coo(tu_dev_ctx, n, k, ri, ci, v, t);
+    spira_matrix Ah = tu_coo(tu_host_ctx, n, k, ri, ci, v, t);
     static const char *const large[][2] = {
         {"ell", NULL}, {"coo", NULL}, {"hyb", NULL}, {"hyb", "min_rows=0"}, {"hyb", "ell_width=3"},
     };
@@ -206,7 +181,7 @@ TCase *tu_gpu_device_layout_tcase(void)
 {
     TCase *tc = tcase_create("layouts converted on the GPU");
     tcase_set_timeout(tc, 300);
-    tcase_add_unchecked_fixture(tc, contexts_make, contexts_free);
+    tcase_add_unchecked_fixture(tc, tu_convert_contexts_make, tu_convert_contexts_free);
     tcase_add_loop_test(tc, gpu_device_layout_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_device_layout_bundled, 0, tu_nbundled);
     tcase_add_loop_test(tc, gpu_device_layout_large, 0, 4);

@@ -448,3 +448,28 @@ void tu_check_scaled(const char *what, const double *z, const double *ref, const
                       "%s (seed %u): z[%lld] = %.17g, reference %.17g (scale %g, tol %g)", what,
                       tu_seed(), (long long)i, z[i], ref[i], scale[i], tol);
 }
+
+spira_context tu_dev_ctx, tu_host_ctx;
+
+static spira_context deterministic_cuda(int host_convert)
+{
+    spira_context c;
+    spira_context_opts o = {.backend = SPIRA_BACKEND_CUDA, .deterministic = 1};
+    spira_status s = spira_context_create(&c, &o);
+    ck_assert_msg(s == SPIRA_OK, "deterministic CUDA context: %s", spira_last_error(c));
+    c->host_convert = host_convert;
+    return c;
+}
+
+void tu_convert_contexts_make(void)
+{
+    tu_dev_ctx = deterministic_cuda(0);
+    tu_host_ctx = deterministic_cuda(1);
+}
+
+void tu_convert_contexts_free(void)
+{
+    spira_context_destroy(tu_dev_ctx);
+    spira_context_destroy(tu_host_ctx);
+    tu_dev_ctx = tu_host_ctx = NULL;
+}

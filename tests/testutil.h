@@ -161,4 +161,11 @@ TCase *tu_gpu_trisolve_tcase(spira_context ctx);
 TCase *tu_cg_graph_tcase(spira_backend backend);
 Suite *suite_cg_graph(void);
 
+/* Two deterministic CUDA contexts for the cases comparing conversions on the GPU with the
+ * host's: tu_host_ctx converts every plan on the host (ctx->host_convert). Made and freed
+ * by a case's unchecked fixture. */
+extern spira_context tu_dev_ctx, tu_host_ctx;
+void tu_convert_contexts_make(void);
+void tu_convert_contexts_free(void);
+
 #endif
