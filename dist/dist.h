@@ -10,6 +10,7 @@
 #include "spira_impl.h"
 #include "spira_mpi.h"
 #include "spmv.h"
+#include "solver.h"
 
 /* ---- the layout (layout.c) ---------------------------------------------------------- */
 
@@ -96,6 +97,10 @@ struct spira_dist_matrix_s {
     spira_vector ghost_x;   /* the received ghosts, nghost values (NULL when none) */
     /* the blocks' SpMV plans a solve multiplies with, set by spira__dist_prepare */
     spira__spmv_plan *pd, *po;
+    /* PageRank's transition (pagerank.c), built on its first call: P^T over the same rows,
+     * and this rank's rows of the dangling indicator d */
+    spira_dist_matrix pt;
+    spira_vector dangling;
 };
 
 /* The matrix from this rank's rows (layout L, referenced): row_ptr (L->local + 1, from 0),
@@ -127,5 +132,11 @@ spira_status spira__dist_prepare(spira_dist_matrix A, double expect);
  * rank makes whatever happens, so a rank never leaves its neighbors waiting. */
 spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vector x,
                                     double beta, spira_vector y);
+
+/* ---- solvers (solve.c) ---------------------------------------------------------------- */
+
+/* What the solvers of solvers/ need to run on A: its SpMV (plans from spira__dist_prepare),
+ * the allreduce and the agreement over its ranks, its size and this rank's first row. */
+spira__solve_comm spira__dist_comm(spira_dist_matrix A);
 
 #endif

@@ -31,6 +31,8 @@ static int32_t find_i64(const int64_t *v, int32_t n, int64_t g)
 void spira_dist_matrix_destroy(spira_dist_matrix A)
 {
     if (!A) return;
+    spira_dist_matrix_destroy(A->pt);
+    spira_vector_destroy(A->dangling);
     spira__halo_destroy(A->halo);
     spira_vector_destroy(A->ghost_x);
     spira_matrix_destroy(A->diag);

@@ -13,7 +13,6 @@
  * three sums fused), BiCGSTAB's four, Jacobi's one.
  */
 #include "dist.h"
-#include "solver.h"
 
 #include <string.h>
 
@@ -32,6 +31,13 @@ static spira_status agree(void *data, spira_status s)
 {
     spira_dist_matrix A = (spira_dist_matrix)data;
     return spira__dist_agree(A->ctx, A->L->comm, s);
+}
+
+spira__solve_comm spira__dist_comm(spira_dist_matrix A)
+{
+    const spira__solve_comm c = {.op = op, .sum = sum, .agree = agree, .data = A,
+                                 .global_rows = A->L->n, .first_row = A->L->first};
+    return c;
 }
 
 /* The first row, then column, of A (global, 0-based) with no nonzero value, as spira_solve
@@ -100,8 +106,7 @@ spira_status spira_dist_solve(spira_solver_type type, spira_dist_matrix A, spira
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG,
                             "A is structurally singular: its %s %lld (0-based) has no nonzero "
                             "entry", is_col ? "column" : "row", (long long)line);
-    const spira__solve_comm comm = {
-        .op = op, .sum = sum, .agree = agree, .data = A, .global_rows = A->L->n};
+    const spira__solve_comm comm = spira__dist_comm(A);
     spira_solver S;
     SPIRA__TRY(spira__solver_create_comm(type, A->diag, &comm, opts, &S));
     spira_status s = spira__dist_prepare(A, spira__solver_expected_multiplies(S));

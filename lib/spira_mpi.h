@@ -17,9 +17,10 @@
  * block (PETSc's MPIAIJ, hypre's ParCSR).
  *
  * Every call here is collective over the matrix's communicator: all its ranks make the
- * same calls in the same order. Errors are too: when any rank fails, every rank returns the
- * same status, and spira_last_error says on each "rank R: " and the failing rank's reason
- * (the lowest such rank). The context is each rank's own; it must be a CPU context (the
+ * same calls in the same order. Errors are too: when some ranks fail and others do not,
+ * every rank returns the status of the lowest failing rank R, and spira_last_error says on
+ * each "rank R: " and that rank's reason; when all fail (a global fact: a size mismatch,
+ * not converged) each says the same thing itself. The context is each rank's own; it must be a CPU context (the
  * GPU path, with NCCL between GPUs, is not built yet: a CUDA context is refused).
  */
 #ifndef SPIRA_MPI_H
@@ -129,6 +130,19 @@ SPIRA_API spira_status spira_dist_spmv(double alpha, spira_dist_matrix A, spira_
 SPIRA_API spira_status spira_dist_solve(spira_solver_type type, spira_dist_matrix A,
                                         spira_dist_vector b, spira_dist_vector x,
                                         const spira_solve_opts *opts, spira_solve_info *info);
+
+/* spira_power on the distributed A (v of A's layout): the same iteration, start vector
+ * and stopping test, two allreduces an iteration. */
+SPIRA_API spira_status spira_dist_power(spira_dist_matrix A, spira_dist_vector v,
+                                        const spira_power_opts *opts, spira_power_info *info);
+/* spira_pagerank on the distributed graph G (rank of G's layout): the transition P^T is
+ * built over the ranks on the first call (each rank's entries routed to the owners of
+ * their columns) and kept in G; an iteration makes one SpMV of P^T and one allreduce. A
+ * teleport vector in opts is this rank's part of one of G's layout
+ * (spira_dist_vector_local). */
+SPIRA_API spira_status spira_dist_pagerank(spira_dist_matrix G, spira_dist_vector rank,
+                                           const spira_pagerank_opts *opts,
+                                           spira_pagerank_info *info);
 
 #ifdef __cplusplus
 }

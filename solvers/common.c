@@ -15,11 +15,21 @@ spira_status spira__op(spira__solve_env *e, double alpha, spira_vector x, double
 
 /* ---- reductions: local sums, then one sum over the ranks ---- */
 
+spira_status spira__comm_sum(const spira__solve_comm *comm, int k, double *v)
+{
+    return comm ? comm->sum(comm->data, k, v) : SPIRA_OK;
+}
+
+spira_status spira__comm_agree(const spira__solve_comm *comm, spira_status s)
+{
+    return comm ? comm->agree(comm->data, s) : s;
+}
+
 spira_status spira__env_dots(spira__solve_env *e, int k, const spira_vector *x,
                              const spira_vector *y, double *out)
 {
     SPIRA__TRY(spira__dots(k, x, y, out));
-    return e->comm ? e->comm->sum(e->comm->data, k, out) : SPIRA_OK;
+    return spira__comm_sum(e->comm, k, out);
 }
 
 spira_status spira__env_dot(spira__solve_env *e, spira_vector x, spira_vector y, double *out)
@@ -41,7 +51,7 @@ spira_status spira__env_axpby_dots(spira__solve_env *e, double a, spira_vector x
                                    spira_vector y, int k, const spira_vector *z, double *out)
 {
     SPIRA__TRY(spira__axpby_dots(a, x, b, y, k, z, out));
-    return e->comm ? e->comm->sum(e->comm->data, k, out) : SPIRA_OK;
+    return spira__comm_sum(e->comm, k, out);
 }
 
 /* The reason a residual norm stops the solve as converged, or -1. */

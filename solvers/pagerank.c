@@ -20,7 +20,9 @@
  *
  * Per iteration, through lib/'s BLAS-1 and the SpMV plan only: one SpMV and one fused
  * pass (spira__pagerank_update: the teleport axpy, the difference, its 1-norm and the next
- * (d, x)), so one wait for the device. Bytes moved: P^T plan bytes + 6 n s (vectors of n
+ * (d, x)), so one wait for the device. Distributed (dist/pagerank.c builds P^T over the
+ * ranks), the same code on each rank's rows: the SpMV exchanges its halo and the pass's
+ * two sums go in one allreduce. Bytes moved: P^T plan bytes + 6 n s (vectors of n
  * values of s bytes: v, y, x, d read, y, x written). No allocation, no host loop over n.
  */
 #include "solver.h"
@@ -126,22 +128,27 @@ static spira_status transition_get(spira_matrix G, transition **out)
 
 /* v <- the teleport distribution: uniform, or the user's vector checked and normalized
  * (on the host: setup, once per call). */
-static spira_status teleport_set(spira_context ctx, spira_vector user, spira_vector v)
+static spira_status teleport_set(spira_context ctx, const spira__solve_comm *comm,
+                                 spira_vector user, spira_vector v)
 {
-    if (!user) return spira_vector_fill(v, 1.0 / v->n);
+    if (!user) return spira_vector_fill(v, 1.0 / (comm ? (double)comm->global_rows : v->n));
+    const int64_t first = comm ? comm->first_row : 0; /* for the messages' indices */
     double *h = NULL, sum = 0;
-    SPIRA__TRY(spira__alloc(ctx, (void **)&h, (size_t)v->n, sizeof *h, "teleport staging"));
-    spira_status s = spira_vector_get_f64(user, h);
+    spira_status s = spira__alloc(ctx, (void **)&h, (size_t)v->n, sizeof *h, "teleport staging");
+    if (s == SPIRA_OK) s = spira_vector_get_f64(user, h);
     for (int32_t i = 0; s == SPIRA_OK && i < v->n; i++) {
         if (!isfinite(h[i]))
-            s = spira__error(ctx, SPIRA_ERR_NONFINITE, "PageRank: teleport[%d] = %g (1-based)",
-                             i + 1, h[i]);
+            s = spira__error(ctx, SPIRA_ERR_NONFINITE, "PageRank: teleport[%lld] = %g (1-based)",
+                             (long long)(first + i + 1), h[i]);
         else if (h[i] < 0)
             s = spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                             "PageRank: teleport[%d] = %g (1-based) is negative", i + 1, h[i]);
+                             "PageRank: teleport[%lld] = %g (1-based) is negative",
+                             (long long)(first + i + 1), h[i]);
         else
             sum += h[i];
     }
+    s = spira__comm_agree(comm, s);
+    if (s == SPIRA_OK) s = spira__comm_sum(comm, 1, &sum);
     if (s == SPIRA_OK && !(sum > 0 && isfinite(sum)))
         s = spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                          "PageRank: the teleport vector sums to %g; it must be positive", sum);
@@ -151,14 +158,29 @@ static spira_status teleport_set(spira_context ctx, spira_vector user, spira_vec
     return s;
 }
 
-static spira_status check_args(spira_matrix G, spira_vector rank, spira_pagerank_opts *o)
+/* ||x||_1 and (x, y), over every rank when distributed (one allreduce each) */
+static spira_status l1(const spira__solve_comm *comm, spira_vector x, double *out)
+{
+    SPIRA__TRY(spira_asum(x, out));
+    return spira__comm_sum(comm, 1, out);
+}
+
+static spira_status dot(const spira__solve_comm *comm, spira_vector x, spira_vector y, double *out)
+{
+    if (!comm) return spira_dot(x, y, out);
+    SPIRA__TRY(spira__dots(1, &x, &y, out));
+    return spira__comm_sum(comm, 1, out);
+}
+
+static spira_status check_args(spira_matrix G, const spira__solve_comm *comm, spira_vector rank,
+                               spira_pagerank_opts *o)
 {
     if (!G || !rank) return SPIRA_ERR_INVALID_ARG;
     spira_context ctx = G->ctx;
     const spira_vector vs[2] = {rank, o->teleport};
     const char *const names[2] = {"the rank vector", "the teleport vector"};
     SPIRA__TRY(spira__check_operands("PageRank", G, "G", 2, vs, names));
-    if (G->csr.nrows == 0)
+    if ((comm ? comm->global_rows : G->csr.nrows) == 0)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "PageRank of a graph with no vertices");
     SPIRA__TRY(spira__opt_real(ctx, "spira_pagerank_opts.alpha (the damping)", &o->alpha, 0.85,
                                0, 1, 1, 1));
@@ -166,8 +188,12 @@ static spira_status check_args(spira_matrix G, spira_vector rank, spira_pagerank
     return spira__opt_count(ctx, "spira_pagerank_opts.maxit", &o->maxit, 1000, INT_MAX);
 }
 
-spira_status spira_pagerank(spira_matrix G, spira_vector rank, const spira_pagerank_opts *opts,
-                            spira_pagerank_info *info)
+/* spira_pagerank, and with comm on a distributed graph: G is then this rank's block (for the
+ * operand checks), dist the distributed transition's local parts and comm multiplies by
+ * the whole P^T (its plans prepared by the caller). */
+static spira_status pagerank(spira_matrix G, const spira__solve_comm *comm, transition *dist,
+                             spira_vector rank, const spira_pagerank_opts *opts,
+                             spira_pagerank_info *info)
 {
     spira_pagerank_info local;
     if (!info) info = &local;
@@ -175,7 +201,7 @@ spira_status spira_pagerank(spira_matrix G, spira_vector rank, const spira_pager
     info->reason = SPIRA_STOPPED_ERROR;
     spira_pagerank_opts o = {0};
     if (opts) o = *opts;
-    SPIRA__TRY(check_args(G, rank, &o));
+    SPIRA__TRY(check_args(G, comm, rank, &o));
     spira_context ctx = G->ctx;
     info->format = spira__matrix_format(G);
     const double alpha = o.alpha;
@@ -184,21 +210,23 @@ spira_status spira_pagerank(spira_matrix G, spira_vector rank, const spira_pager
     transition *t = NULL;
     spira__spmv_plan *plan = NULL;
     spira_vector x = NULL, y = NULL, v = NULL;
-    spira_status s = transition_get(G, &t);
+    spira_status s = comm ? SPIRA_OK : transition_get(G, &t);
+    if (comm) t = dist;
     /* ||x_{k+1} - x_k||_1 <= 2 alpha^k: about ln(tol / 2) / ln(alpha) multiplies (89 at the
      * defaults), for "auto" to weigh setup against */
     double expect = ceil(log(o.tol / 2) / log(alpha));
-    if (s == SPIRA_OK)
+    if (s == SPIRA_OK && !comm)
         s = spira__spmv_plan_expect(t->PT, expect < o.maxit ? (expect > 1 ? expect : 1) : o.maxit,
                                     &plan);
     if (s == SPIRA_OK) s = spira_vector_create(ctx, rank->n, rank->dtype, &x);
     if (s == SPIRA_OK) s = spira_vector_create(ctx, rank->n, rank->dtype, &y);
     if (s == SPIRA_OK) s = spira_vector_create(ctx, rank->n, rank->dtype, &v);
-    if (s == SPIRA_OK) s = teleport_set(ctx, o.teleport, v);
+    s = spira__comm_agree(comm, s);
+    if (s == SPIRA_OK) s = teleport_set(ctx, comm, o.teleport, v);
     /* x_0 = the teleport distribution, or the caller's guess scaled to sum 1 */
     if (s == SPIRA_OK) s = spira_copy(o.use_initial_guess ? rank : v, x);
     if (s == SPIRA_OK && o.use_initial_guess) {
-        s = spira_asum(x, &sum);
+        s = l1(comm, x, &sum);
         if (s == SPIRA_OK && !(sum > 0 && isfinite(sum)))
             s = spira__error(ctx, isfinite(sum) ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE,
                              "PageRank initial guess has ||x||_1 = %g", sum);
@@ -211,15 +239,21 @@ spira_status spira_pagerank(spira_matrix G, spira_vector rank, const spira_pager
     if (s == SPIRA_OK) info->format_reason = t->PT->format_reason;
 
     double dm = 0; /* (d, x): the rank on dangling vertices */
-    if (s == SPIRA_OK) s = spira_dot(t->dangling, x, &dm);
+    if (s == SPIRA_OK) s = dot(comm, t->dangling, x, &dm);
     for (int it = 1; s == SPIRA_OK; it++) {
         double delta;
         /* y <- alpha P^T x + (alpha (d, x) + 1 - alpha) v; x <- y - x; delta = ||x||_1 and
          * the next (d, x) = (d, y) in the same pass; then swap, so x is the new iterate */
-        s = spira__spmv_apply(plan, alpha, x->data, 0.0, y->data);
+        s = comm ? comm->op(comm->data, alpha, x, 0.0, y)
+                 : spira__spmv_apply(plan, alpha, x->data, 0.0, y->data);
         if (s == SPIRA_OK)
             s = spira__pagerank_update(alpha * dm + (1.0 - alpha), v, y, x, t->dangling, &delta,
                                        &dm);
+        if (s == SPIRA_OK && comm) { /* both sums in one allreduce */
+            double both[2] = {delta, dm};
+            s = spira__comm_sum(comm, 2, both);
+            delta = both[0], dm = both[1];
+        }
         if (s != SPIRA_OK) break;
         spira_vector tmp = x;
         x = y;
@@ -239,7 +273,7 @@ spira_status spira_pagerank(spira_matrix G, spira_vector rank, const spira_pager
         }
     }
     /* renormalize (x >= 0, so the 1-norm is the sum) and hand the ranks out */
-    if (s == SPIRA_OK) s = spira_asum(x, &sum);
+    if (s == SPIRA_OK) s = l1(comm, x, &sum);
     if (s == SPIRA_OK && !(sum > 0 && isfinite(sum))) {
         info->reason = SPIRA_STOPPED_NONFINITE;
         s = spira__error(ctx, SPIRA_ERR_NONFINITE, "PageRank: the ranks sum to %g", sum);
@@ -262,4 +296,18 @@ spira_status spira_pagerank(spira_matrix G, spira_vector rank, const spira_pager
     spira_vector_destroy(y);
     spira_vector_destroy(v);
     return s;
+}
+
+spira_status spira_pagerank(spira_matrix G, spira_vector rank, const spira_pagerank_opts *opts,
+                            spira_pagerank_info *info)
+{
+    return pagerank(G, NULL, NULL, rank, opts, info);
+}
+
+spira_status spira__pagerank_comm(spira_matrix G_local, const spira__solve_comm *comm,
+                                  spira_matrix PT_local, spira_vector dangling, spira_vector rank,
+                                  const spira_pagerank_opts *opts, spira_pagerank_info *info)
+{
+    transition t = {.PT = PT_local, .dangling = dangling};
+    return pagerank(G_local, comm, &t, rank, opts, info);
 }

@@ -13,7 +13,8 @@
  * Only lib/'s BLAS-1 and the cached SpMV plan: runs on any backend and format. Per
  * iteration: one SpMV, two reductions ((v, w) with ||w||^2, then ||r||), so two waits for
  * the device, a copy, an axpy and a scale (~10 n values moved besides the matrix); no
- * allocation.
+ * allocation. Distributed (dist/power.c), the same code over each rank's rows: the SpMV
+ * exchanges its halo and each reduction is one allreduce, so two an iteration.
  */
 #include "solver.h"
 
@@ -21,13 +22,30 @@
 #include <math.h>
 #include <string.h>
 
+/* The LCG's state `skip` steps after st: its affine map x -> a x + c raised to the power
+ * skip by squaring (mod 2^32; the powers of one map commute, so the order is free). */
+static uint32_t lcg_skip(uint32_t st, int64_t skip)
+{
+    uint32_t a = 1664525u, c = 1013904223u, A = 1, C = 0;
+    for (; skip > 0; skip >>= 1) {
+        if (skip & 1) {
+            A *= a;
+            C = C * a + c;
+        }
+        c *= a + 1;
+        a *= a;
+    }
+    return A * st + C;
+}
+
 /* A fixed start that is almost surely not orthogonal to the dominant eigenvector:
- * values in [-1, 1) from a 32-bit LCG, the same on every backend. */
-static spira_status random_start(spira_vector v)
+ * values in [-1, 1) from a 32-bit LCG, the same on every backend; v holds rows first.. of
+ * it (a rank's rows of a distributed one), so every layout starts from the same vector. */
+static spira_status random_start(spira_vector v, int64_t first)
 {
     double *h = NULL;
     SPIRA__TRY(spira__alloc(v->ctx, (void **)&h, (size_t)v->n, sizeof *h, "power start vector"));
-    uint32_t st = 12345u;
+    uint32_t st = lcg_skip(12345u, first);
     for (int32_t i = 0; i < v->n; i++) {
         st = st * 1664525u + 1013904223u;
         h[i] = (double)(st >> 8) / (double)(1u << 23) - 1.0;
@@ -37,19 +55,40 @@ static spira_status random_start(spira_vector v)
     return s;
 }
 
-static spira_status check_args(spira_matrix A, spira_vector v, spira_power_opts *o)
+static spira_status check_args(spira_matrix A, const spira__solve_comm *comm, spira_vector v,
+                               spira_power_opts *o)
 {
     if (!A || !v) return SPIRA_ERR_INVALID_ARG;
     const char *name = "v";
     SPIRA__TRY(spira__check_operands("power iteration", A, "A", 1, &v, &name));
-    if (A->csr.nrows == 0)
+    if ((comm ? comm->global_rows : A->csr.nrows) == 0)
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "power iteration on a 0 x 0 matrix");
     SPIRA__TRY(spira__opt_tol(A->ctx, "spira_power_opts.tol", &o->tol, 1e-8));
     return spira__opt_count(A->ctx, "spira_power_opts.maxit", &o->maxit, 10000, INT_MAX);
 }
 
-spira_status spira_power(spira_matrix A, spira_vector v, const spira_power_opts *opts,
-                         spira_power_info *info)
+/* w <- A v, and ||x|| (one allreduce when distributed) */
+static spira_status mult(const spira__solve_comm *comm, spira__spmv_plan *plan, spira_vector v,
+                         spira_vector w)
+{
+    if (comm) return comm->op(comm->data, 1.0, v, 0.0, w);
+    return spira__spmv_apply(plan, 1.0, v->data, 0.0, w->data);
+}
+
+static spira_status norm(const spira__solve_comm *comm, spira_vector x, double *out)
+{
+    if (!comm) return spira_nrm2(x, out);
+    double ss;
+    SPIRA__TRY(spira__dots(1, &x, &x, &ss));
+    SPIRA__TRY(spira__comm_sum(comm, 1, &ss));
+    *out = sqrt(ss);
+    return SPIRA_OK;
+}
+
+/* spira_power, and with comm over a distributed operator (A its local block, whose plans
+ * the caller prepared: comm->op multiplies). */
+static spira_status power(spira_matrix A, const spira__solve_comm *comm, spira_vector v,
+                          const spira_power_opts *opts, spira_power_info *info)
 {
     spira_power_info local;
     if (!info) info = &local;
@@ -57,7 +96,7 @@ spira_status spira_power(spira_matrix A, spira_vector v, const spira_power_opts 
     info->reason = SPIRA_STOPPED_ERROR;
     spira_power_opts o = {0};
     if (opts) o = *opts;
-    SPIRA__TRY(check_args(A, v, &o));
+    SPIRA__TRY(check_args(A, comm, v, &o));
     spira_context ctx = A->ctx;
     info->format = spira__matrix_format(A);
 
@@ -65,11 +104,12 @@ spira_status spira_power(spira_matrix A, spira_vector v, const spira_power_opts 
     spira__spmv_plan *plan = NULL;
     spira_vector w = NULL, r = NULL;
     /* the gap |lambda_2 / lambda_1| that sets the rate is unknown: the iteration limit */
-    spira_status s = spira__spmv_plan_expect(A, o.maxit, &plan);
+    spira_status s = comm ? SPIRA_OK : spira__spmv_plan_expect(A, o.maxit, &plan);
     if (s == SPIRA_OK) s = spira_vector_create(ctx, v->n, v->dtype, &w);
     if (s == SPIRA_OK) s = spira_vector_create(ctx, v->n, v->dtype, &r);
-    if (s == SPIRA_OK && !o.use_initial_guess) s = random_start(v);
-    if (s == SPIRA_OK) s = spira_nrm2(v, &vn);
+    if (s == SPIRA_OK && !o.use_initial_guess) s = random_start(v, comm ? comm->first_row : 0);
+    s = spira__comm_agree(comm, s);
+    if (s == SPIRA_OK) s = norm(comm, v, &vn);
     if (s == SPIRA_OK && !isfinite(vn))
         s = spira__error(ctx, SPIRA_ERR_NONFINITE, "start vector contains NaN or Inf (||v|| = %g)",
                          vn);
@@ -85,12 +125,13 @@ spira_status spira_power(spira_matrix A, spira_vector v, const spira_power_opts 
         /* w <- A v; lambda = (v, w) and ||w|| in one pass; r <- w - lambda v. (||r||^2 =
          * ||w||^2 - lambda^2 would save the second wait but cancels to nothing near
          * convergence, where the test needs it most.) */
-        s = spira__spmv_apply(plan, 1.0, v->data, 0.0, w->data);
+        s = mult(comm, plan, v, w);
         if (s == SPIRA_OK) s = spira__dots(2, left, right, sum);
+        if (s == SPIRA_OK) s = spira__comm_sum(comm, 2, sum);
         const double lambda = sum[0], wn = sqrt(sum[1]);
         if (s == SPIRA_OK) s = spira_copy(w, r);
         if (s == SPIRA_OK) s = spira_axpy(-lambda, v, r);
-        if (s == SPIRA_OK) s = spira_nrm2(r, &res);
+        if (s == SPIRA_OK) s = norm(comm, r, &res);
         if (s != SPIRA_OK) break;
         info->iterations = it;
         info->eigenvalue = lambda;
@@ -124,4 +165,16 @@ spira_status spira_power(spira_matrix A, spira_vector v, const spira_power_opts 
     spira_vector_destroy(w);
     spira_vector_destroy(r);
     return s;
+}
+
+spira_status spira_power(spira_matrix A, spira_vector v, const spira_power_opts *opts,
+                         spira_power_info *info)
+{
+    return power(A, NULL, v, opts, info);
+}
+
+spira_status spira__power_comm(spira_matrix local, const spira__solve_comm *comm, spira_vector v,
+                               const spira_power_opts *opts, spira_power_info *info)
+{
+    return power(local, comm, v, opts, info);
 }

@@ -30,7 +30,13 @@ typedef struct {
     spira_status (*agree)(void *data, spira_status s);
     void *data;
     int64_t global_rows; /* the operator's size (the solve's expected iterations) */
+    int64_t first_row;   /* this rank's first row (a start vector the same for any layout) */
 } spira__solve_comm;
+
+/* comm's sum of v[0..k) over the ranks, and its agreement on s; with comm NULL, nothing
+ * and s. */
+spira_status spira__comm_sum(const spira__solve_comm *comm, int k, double *v);
+spira_status spira__comm_agree(const spira__solve_comm *comm, spira_status s);
 
 typedef struct {
     spira_context ctx;
@@ -121,5 +127,18 @@ spira_status spira__solver_create_comm(spira_solver_type type, spira_matrix loca
                                        const spira_solve_opts *opts, spira_solver *S);
 /* The multiplies S's solves expect (what "auto" weighs a format's setup against). */
 double spira__solver_expected_multiplies(spira_solver S);
+
+/* spira_power over a distributed operator (dist/): local is this rank's diagonal block,
+ * whose rows v holds; comm multiplies and sums (its plans prepared by the caller). The
+ * start vector is the one-process one's rows from comm->first_row. Collective. */
+spira_status spira__power_comm(spira_matrix local, const spira__solve_comm *comm, spira_vector v,
+                               const spira_power_opts *opts, spira_power_info *info);
+/* spira_pagerank over a distributed graph (dist/pagerank.c): G_local is this rank's block
+ * of G (the operand checks), PT_local that of the transition P^T (its format for info),
+ * dangling this rank's rows of d, and comm multiplies by the distributed P^T (plans
+ * prepared by the caller). The teleport vector and rank are this rank's rows. Collective. */
+spira_status spira__pagerank_comm(spira_matrix G_local, const spira__solve_comm *comm,
+                                  spira_matrix PT_local, spira_vector dangling, spira_vector rank,
+                                  const spira_pagerank_opts *opts, spira_pagerank_info *info);
 
 #endif

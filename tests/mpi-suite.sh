@@ -22,7 +22,7 @@ rc=0
 for np in ${MPI_RANKS:-1 2 3}; do
   echo "---- $np rank(s): $MPIRUN $extra -np $np $prog"
   # a rank that died or hung must not hang make check
-  if ! timeout 600 "$MPIRUN" $extra -np "$np" "$prog"; then
+  if ! timeout 300 "$MPIRUN" $extra -np "$np" "$prog"; then
     echo "FAILED with $np rank(s)"
     rc=1
   fi

@@ -586,6 +586,122 @@ START_TEST(dist_vectors_round_trip)
 }
 END_TEST
 
+/* ---- power iteration and PageRank ---- */
+
+/* The distributed power iteration starts from the one-process start vector (the LCG skipped
+ * ahead to each rank's rows), so it takes the same steps. */
+START_TEST(dist_power_matches_one_process)
+{
+    spira_context ctx = tu_cpu();
+    long live = spira__alloc_live();
+    spira_matrix G = read_global(ctx, "1138_bus.mtx", SPIRA_R64);
+    const int64_t n = G->csr.nrows;
+    spira_power_opts o = {.tol = 1e-7, .maxit = 3000};
+    spira_vector gv;
+    spira_vector_create(ctx, n, SPIRA_R64, &gv);
+    spira_power_info ri, di;
+    spira_status sr = spira_power(G, gv, &o, &ri);
+    double *v1 = malloc(n * sizeof *v1), *vd = malloc(n * sizeof *vd);
+    spira_vector_get_f64(gv, v1);
+    for (int k = EVEN; k <= SKEWED; k++) {
+        spira_dist_matrix A = distribute(ctx, G, (layout_kind)k, BY_SCATTER);
+        spira_dist_vector v;
+        ck_all(spira_dist_vector_create(A, &v) == SPIRA_OK, "v");
+        spira_status sd = spira_dist_power(A, v, &o, &di);
+        gather_all(v, vd);
+        ck_all(sr == SPIRA_OK && sd == SPIRA_OK && di.reason == ri.reason,
+               "%s layout: %s / %s: %s", layout_name[k], spira_status_name(sr),
+               spira_status_name(sd), spira_last_error(ctx));
+        ck_all(abs(di.iterations - ri.iterations) <= 2 + ri.iterations / 50,
+               "%s layout: %d iterations, one process %d", layout_name[k], di.iterations,
+               ri.iterations);
+        double dv = 0;
+        for (int64_t i = 0; i < n; i++) dv = fmax(dv, fabs(vd[i] - v1[i]));
+        ck_all(fabs(di.eigenvalue - ri.eigenvalue) <= 1e-9 * fabs(ri.eigenvalue) && dv <= 1e-5,
+               "%s layout: lambda %.17g vs %.17g, |v - v_1| = %.3e", layout_name[k],
+               di.eigenvalue, ri.eigenvalue, dv);
+        spira_dist_vector_destroy(v);
+        spira_dist_matrix_destroy(A);
+    }
+    spira_vector_destroy(gv);
+    spira_matrix_destroy(G);
+    free(v1), free(vd);
+    ck_all(spira__alloc_live() == live, "leaked %ld blocks", spira__alloc_live() - live);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* PageRank of a directed graph (with dangling vertices), uniform and personalized, against
+ * the one-process ranks; then a negative weight on one rank, refused on all. */
+START_TEST(dist_pagerank_matches_one_process)
+{
+    spira_context ctx = tu_cpu();
+    long live = spira__alloc_live();
+    for (int t = 0; t < 2; t++) {
+        const spira_dtype dt = t ? SPIRA_R32 : SPIRA_R64;
+        spira_matrix G = read_global(ctx, "email-Eu-core.mtx", dt);
+        const int64_t n = G->csr.nrows;
+        double *tele = random_vector(n, tu_seed() + 7), *r1 = malloc(n * sizeof *r1);
+        double *rd = malloc(n * sizeof *rd);
+        for (int64_t i = 0; i < n; i++) tele[i] = fabs(tele[i]) * (i % 3 == 0);
+        spira_vector gt, gr;
+        spira_vector_create(ctx, n, dt, &gt);
+        spira_vector_create(ctx, n, dt, &gr);
+        spira_vector_set_f64(gt, tele);
+        for (int k = EVEN; k <= SKEWED; k++)
+            for (int personal = 0; personal < 2; personal++) {
+                spira_pagerank_opts o = {.tol = t ? 1e-6 : 1e-10, .teleport = personal ? gt : NULL};
+                spira_pagerank_info ri, di;
+                spira_status sr = spira_pagerank(G, gr, &o, &ri);
+                spira_vector_get_f64(gr, r1);
+                spira_dist_matrix A = distribute(ctx, G, (layout_kind)k, BY_ROWS);
+                spira_dist_vector r, dtele = dist_from(A, tele);
+                ck_all(spira_dist_vector_create(A, &r) == SPIRA_OK, "r");
+                o.teleport = personal ? spira_dist_vector_local(dtele) : NULL;
+                spira_status sd = spira_dist_pagerank(A, r, &o, &di);
+                gather_all(r, rd);
+                ck_all(sr == SPIRA_OK && sd == SPIRA_OK && di.reason == ri.reason,
+                       "%s layout: %s / %s: %s", layout_name[k], spira_status_name(sr),
+                       spira_status_name(sd), spira_last_error(ctx));
+                ck_all(abs(di.iterations - ri.iterations) <= 1, "%s: %d iterations, one process %d",
+                       layout_name[k], di.iterations, ri.iterations);
+                double diff = 0;
+                for (int64_t i = 0; i < n; i++) diff += fabs(rd[i] - r1[i]);
+                ck_all(diff <= (t ? 1e-5 : 1e-12), "%s layout, %s: ||r - r_1||_1 = %.3e",
+                       layout_name[k], personal ? "personalized" : "uniform", diff);
+                spira_dist_vector_destroy(r);
+                spira_dist_vector_destroy(dtele);
+                spira_dist_matrix_destroy(A);
+            }
+        spira_vector_destroy(gt);
+        spira_vector_destroy(gr);
+        spira_matrix_destroy(G);
+        free(tele), free(r1), free(rd);
+    }
+    /* rows 0..: i -> i + 1 of weight 1, but the last rank's first row weighs -1 */
+    const int64_t n = 2 * size_, f = 2 * rank_;
+    int64_t rp[3] = {0, 1, 2}, ci[2] = {(f + 1) % n, (f + 2) % n};
+    double w[2] = {rank_ == size_ - 1 ? -1 : 1, 1};
+    spira_dist_matrix A;
+    ck_all(spira_dist_matrix_from_rows(ctx, MPI_COMM_WORLD, 2, n, rp, ci, w, SPIRA_R64, &A) ==
+               SPIRA_OK, "%s", spira_last_error(ctx));
+    spira_dist_vector r;
+    spira_dist_vector_create(A, &r);
+    spira_status s = spira_dist_pagerank(A, r, NULL, NULL);
+    /* the last rank's first row, f = n - 2, and its column f + 1 (1-based: n - 1, n) */
+    char want[96];
+    snprintf(want, sizeof want, "negative edge weight G(%lld,%lld)", (long long)(n - 1),
+             (long long)n);
+    ck_all(s == SPIRA_ERR_INVALID_ARG && strstr(spira_last_error(ctx), want) &&
+               (size_ == 1 || strstr(spira_last_error(ctx), "rank ")),
+           "%s: %s", spira_status_name(s), spira_last_error(ctx));
+    spira_dist_vector_destroy(r);
+    spira_dist_matrix_destroy(A);
+    ck_all(spira__alloc_live() == live, "leaked %ld blocks", spira__alloc_live() - live);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_dist(void)
 {
     Suite *s = suite_create("dist");
@@ -597,6 +713,8 @@ Suite *suite_dist(void)
     tcase_add_test(tc, dist_spmv_block_formats);
     tcase_add_loop_test(tc, dist_solve_matches_one_process, 0,
                         3 * (int)(sizeof solve_cases / sizeof *solve_cases));
+    tcase_add_test(tc, dist_power_matches_one_process);
+    tcase_add_test(tc, dist_pagerank_matches_one_process);
     tcase_add_test(tc, dist_errors_on_every_rank);
     tcase_add_test(tc, dist_singular_refused);
     suite_add_tcase(s, tc);
