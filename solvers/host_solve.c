@@ -16,7 +16,7 @@
 /* The model, per iteration of a solver making k multiplies and preconditioner applies:
  * host: HOST_FIXED_US + k * (nnz * HOST_NS_NNZ + n * HOST_NS_ROW) / 1000;
  * GPU:  CG whose iteration runs as a CUDA graph (no preconditioner or Jacobi, no monitor:
- *       cg.c) GPU_GRAPH_US an iteration, any other k * GPU_APPLY_US, or the streaming time
+ *       cg_graph.c) GPU_GRAPH_US an iteration, any other k * GPU_APPLY_US, or the streaming time
  *       of the same bytes if that is more.
  * Fitted to bench/host-crossover.sh and the graph timings on the H100 at d14bf06/f2a83de
  * (16 host cores; bench/results/2026-11-24-h100-session7): host 3.4 us an iteration on
@@ -29,6 +29,7 @@
 #define GPU_GRAPH_US 11.0
 #define GPU_APPLY_US 33.0
 #define GPU_NS_NNZ 0.006 /* 12 bytes a nonzero at 2 TB/s */
+#define GPU_NS_ROW 0.024 /* the vectors' 48 bytes a row at 2 TB/s */
 
 #define TWIN_KEY "host:twin"
 
@@ -39,7 +40,7 @@ static double host_us(double n, double nnz, double k)
 
 static double gpu_us(double n, double nnz, double k, int graph)
 {
-    const double stream = k * (nnz * GPU_NS_NNZ + n * 0.024) / 1000;
+    const double stream = k * (nnz * GPU_NS_NNZ + n * GPU_NS_ROW) / 1000;
     const double floor = graph ? GPU_GRAPH_US : k * GPU_APPLY_US;
     return stream > floor ? stream : floor;
 }
