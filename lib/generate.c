@@ -1,5 +1,7 @@
 /*
- * generate.c - generated test problems: the 2-D and 3-D finite-difference Laplacians.
+ * generate.c - generated test problems: the 2-D and 3-D finite-difference Laplacians, and
+ * the edges of R-MAT graphs (Chakrabarti, Zhan and Faloutsos 2004, with Graph500's
+ * parameters), one at a time, so a distributed generator makes each rank's share.
  */
 #include "spira_impl.h"
 
@@ -67,4 +69,40 @@ spira_status spira_matrix_laplacian(spira_context ctx, int dim, int64_t n, spira
     c.row_ptr[rows] = k;
     c.nnz = k;
     return spira__matrix_wrap(ctx, &c, 1, A);
+}
+
+/* splitmix64 (Steele, Lea and Flood 2014): a counter-based stream, so edge k's draws do not
+ * depend on who draws the others. */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A bijection of [0, 2^scale): an odd multiplier, then a xor-shift, within scale bits. */
+static int64_t scramble(int64_t x, int scale)
+{
+    const uint64_t mask = scale >= 64 ? ~0ull : (1ull << scale) - 1;
+    uint64_t y = ((uint64_t)x * 0x9e3779b97f4a7c15ull) & mask;
+    y ^= y >> ((scale + 1) / 2);
+    return (int64_t)(((y * 0xd6e8feb86659fd93ull) & mask));
+}
+
+void spira__rmat_edge(int scale, uint64_t seed, int64_t k, int64_t *u, int64_t *v)
+{
+    /* Graph500: a = 0.57, b = 0.19, c = 0.19 (d = 0.05), one quadrant a level */
+    uint64_t st = seed * 0x2545f4914f6cdd1dull ^ (uint64_t)k * 0x9e3779b97f4a7c15ull;
+    int64_t r = 0, c = 0;
+    for (int l = 0; l < scale; l++) {
+        const double x = (double)(splitmix64(&st) >> 11) * 0x1p-53;
+        const int down = x >= 0.57 + 0.19, right = (x >= 0.57 && x < 0.57 + 0.19) || x >= 0.95;
+        r = 2 * r + down;
+        c = 2 * c + right;
+    }
+    /* vertex numbers scrambled, as Graph500 does, so the high degrees are spread over
+     * the numbering (and over the ranks' row blocks) */
+    *u = scramble(r, scale);
+    *v = scramble(c, scale);
 }

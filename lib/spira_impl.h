@@ -217,6 +217,10 @@ void spira__csr_spmv_f64(const spira__csr *A, double alpha, const double *x, dou
  * generate.c): its columns ascending in col, its values in val (room for 2 dim + 1 each);
  * returns how many. The distributed generator makes each rank's rows with it. */
 int spira__laplacian_row(int dim, int64_t n, int64_t r, int64_t *col, double *val);
+/* Edge k (0-based) of the R-MAT graph on 2^scale vertices with Graph500's parameters (a, b,
+ * c = 0.57, 0.19, 0.19), from seed alone: (u, v), vertex numbers scrambled by a fixed
+ * bijection. Any process makes any edge, so a distributed generator splits them freely. */
+void spira__rmat_edge(int scale, uint64_t seed, int64_t k, int64_t *u, int64_t *v);
 /* Its arguments checked (dim 2 or 3, 1 <= n <= 2e6), *rows = n^dim. */
 spira_status spira__laplacian_check(spira_context ctx, int dim, int64_t n, int64_t *rows);
 

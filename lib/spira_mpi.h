@@ -64,6 +64,15 @@ SPIRA_API spira_status spira_dist_matrix_from_rows(spira_context ctx, MPI_Comm c
 SPIRA_API spira_status spira_dist_matrix_laplacian(spira_context ctx, MPI_Comm comm, int dim,
                                                    int64_t n, spira_dtype dtype,
                                                    int64_t local_rows, spira_dist_matrix *A);
+/* The R-MAT graph of Graph500 (Chakrabarti et al. 2004; a, b, c = 0.57, 0.19, 0.19) on
+ * 2^scale vertices with edge_factor 2^scale edges drawn from seed, as an adjacency matrix
+ * (G(u, v) counts the edges u -> v; self-loops kept; vertex numbers scrambled by a fixed
+ * bijection so the high degrees spread over the row blocks). Each rank draws its share of
+ * the edges and sends them to their rows' owners: the same graph for any number of ranks,
+ * and no rank holds it whole. scale 1..40, edge_factor 1..1024. */
+SPIRA_API spira_status spira_dist_matrix_rmat(spira_context ctx, MPI_Comm comm, int scale,
+                                              int edge_factor, uint64_t seed, spira_dtype dtype,
+                                              int64_t local_rows, spira_dist_matrix *A);
 SPIRA_API void spira_dist_matrix_destroy(spira_dist_matrix A);
 
 typedef struct {

@@ -702,6 +702,68 @@ START_TEST(dist_pagerank_matches_one_process)
 }
 END_TEST
 
+/* The R-MAT generator makes the same graph on any number of ranks: the one made edge by edge
+ * in one process (spira__rmat_edge), by its SpMV and its PageRank. */
+START_TEST(dist_rmat_is_the_graph)
+{
+    spira_context ctx = tu_cpu();
+    long live = spira__alloc_live();
+    const int scale = 9, ef = 8;
+    const int64_t n = 1 << scale, m = (int64_t)ef << scale;
+    const uint64_t seed = tu_seed();
+    int32_t *ri = malloc(m * sizeof *ri), *ci = malloc(m * sizeof *ci);
+    for (int64_t k = 0; k < m; k++) {
+        int64_t u, v;
+        spira__rmat_edge(scale, seed, k, &u, &v);
+        ri[k] = (int32_t)u, ci[k] = (int32_t)v;
+    }
+    spira_matrix G;
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, m, ri, ci, NULL, SPIRA_R64, &G), SPIRA_OK);
+    free(ri), free(ci);
+    /* the skew is there: the largest row holds far more than the mean */
+    int32_t longest = 0;
+    for (int64_t i = 0; i < n; i++)
+        longest = G->csr.row_ptr[i + 1] - G->csr.row_ptr[i] > longest
+                      ? G->csr.row_ptr[i + 1] - G->csr.row_ptr[i] : longest;
+    ck_assert_msg(longest > 4 * ef, "longest row %d", longest);
+    double *r1 = malloc(n * sizeof *r1), *rd = malloc(n * sizeof *rd);
+    spira_vector gr;
+    spira_vector_create(ctx, n, SPIRA_R64, &gr);
+    spira_pagerank_opts o = {.tol = 1e-10};
+    spira_pagerank_info ri1, di;
+    ck_assert_int_eq(spira_pagerank(G, gr, &o, &ri1), SPIRA_OK);
+    spira_vector_get_f64(gr, r1);
+    for (int k = EVEN; k <= SKEWED; k++) {
+        spira_dist_matrix A;
+        spira_status s = spira_dist_matrix_rmat(ctx, MPI_COMM_WORLD, scale, ef, seed, SPIRA_R64,
+                                                k == EVEN ? SPIRA_DIST_EVEN : rows_of(n, k, rank_),
+                                                &A);
+        ck_all(s == SPIRA_OK, "%s", spira_last_error(ctx));
+        spira_dist_matrix_info info;
+        spira_dist_matrix_get_info(A, &info);
+        ck_all(info.nnz == G->csr.nnz, "%s layout: %lld entries, one process %d", layout_name[k],
+               (long long)info.nnz, G->csr.nnz);
+        check_spmv(ctx, G, A, "R-MAT");
+        spira_dist_vector r;
+        spira_dist_vector_create(A, &r);
+        s = spira_dist_pagerank(A, r, &o, &di);
+        gather_all(r, rd);
+        double diff = 0;
+        for (int64_t i = 0; i < n; i++) diff += fabs(rd[i] - r1[i]);
+        ck_all(s == SPIRA_OK && abs(di.iterations - ri1.iterations) <= 1 && diff <= 1e-12,
+               "%s layout: %s, %d iterations (one process %d), ||r - r_1||_1 = %.3e",
+               layout_name[k], spira_last_error(ctx), di.iterations, ri1.iterations, diff);
+        spira_dist_vector_destroy(r);
+        spira_dist_matrix_destroy(A);
+    }
+    spira_vector_destroy(gr);
+    spira_matrix_destroy(G);
+    free(r1), free(rd);
+    ck_all(spira__alloc_live() == live, "leaked %ld blocks", spira__alloc_live() - live);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_dist(void)
 {
     Suite *s = suite_create("dist");
@@ -715,6 +777,7 @@ Suite *suite_dist(void)
                         3 * (int)(sizeof solve_cases / sizeof *solve_cases));
     tcase_add_test(tc, dist_power_matches_one_process);
     tcase_add_test(tc, dist_pagerank_matches_one_process);
+    tcase_add_test(tc, dist_rmat_is_the_graph);
     tcase_add_test(tc, dist_errors_on_every_rank);
     tcase_add_test(tc, dist_singular_refused);
     suite_add_tcase(s, tc);
