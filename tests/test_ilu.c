@@ -17,29 +17,6 @@
 /* A random n x n sparse matrix with about density * n^2 entries in [-4, 4] plus a random
  * permutation's entries (so it is structurally nonsingular) and, with dominant, a
  * dominant diagonal. */
-static spira_matrix random_matrix(spira_context ctx, int32_t n, double density, int dominant,
-                                  unsigned seed)
-{
-    int32_t cap = n * n + 2 * n, k = 0, *perm = malloc(n * sizeof *perm);
-    int32_t *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
-    double *v = malloc(cap * sizeof *v);
-    for (int32_t i = 0; i < n; i++) perm[i] = i;
-    for (int32_t i = n - 1; i > 0; i--) {
-        int32_t j = (int32_t)tu_uniform(&seed, 0, i + 1), t = perm[i];
-        perm[i] = perm[j], perm[j] = t;
-    }
-    for (int32_t i = 0; i < n; i++) {
-        ri[k] = i, ci[k] = perm[i], v[k++] = tu_uniform(&seed, 0.5, 4);
-        if (dominant) ri[k] = i, ci[k] = i, v[k++] = 4 * n;
-        for (int32_t j = 0; j < n; j++)
-            if (tu_uniform(&seed, 0, 1) < density)
-                ri[k] = i, ci[k] = j, v[k++] = tu_uniform(&seed, -4, 4);
-    }
-    spira_matrix A = tu_coo(ctx, n, k, ri, ci, v, SPIRA_R64);
-    free(ri), free(ci), free(v), free(perm);
-    return A;
-}
-
 /* sum log |a(row_of_col[j], j)|, -inf when an entry is zero */
 static double log_product(const spira__csr *c, const int32_t *row_of_col)
 {
@@ -70,7 +47,7 @@ START_TEST(matching_is_optimal)
 {
     spira_context ctx = tu_cpu();
     int32_t n = 3 + _i % 5, p[8], row_of_col[8];
-    spira_matrix A = random_matrix(ctx, n, 0.3 + 0.1 * (_i % 3), 0, tu_seed() + 101 * _i);
+    spira_matrix A = tu_random_square(ctx, n, 0.3 + 0.1 * (_i % 3), 0, SPIRA_R64, tu_seed() + 101 * _i);
     double dr[8], dc[8];
     ck_assert_int_eq(spira__max_product_matching(ctx, &A->csr, row_of_col, dr, dc), SPIRA_OK);
     /* MC64's scaling: |dr a dc| <= 1 everywhere, = 1 on the matched entries */
@@ -131,7 +108,7 @@ START_TEST(ilu0_identity_on_pattern)
 {
     spira_context ctx = tu_cpu();
     int32_t n = 40;
-    spira_matrix A = random_matrix(ctx, n, 0.08, !(_i % 2), tu_seed() + 7 * _i);
+    spira_matrix A = tu_random_square(ctx, n, 0.08, !(_i % 2), SPIRA_R64, tu_seed() + 7 * _i);
     spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0};
     spira__ilu_factor *f = factor_of(A, &o, "precond:ilu0");
     ck_assert(_i % 2 ? f->perm != NULL : f->perm == NULL);
@@ -192,7 +169,7 @@ START_TEST(ilu_exact_without_dropping)
         A = tu_coo(ctx, n, k, ri, ci, v, SPIRA_R64);
         o.precond = SPIRA_PRECOND_ILU0;
     } else {
-        A = random_matrix(ctx, 30, 0.2, _i == 1, tu_seed() + 3);
+        A = tu_random_square(ctx, 30, 0.2, _i == 1, SPIRA_R64, tu_seed() + 3);
         o.precond = SPIRA_PRECOND_ILUT;
         o.precond_drop_tol = 1e-300;
         o.precond_fill = 100;

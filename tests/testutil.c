@@ -299,8 +299,8 @@ const int tu_ntrisolve_cases = 10;
 
 /* A random n x n matrix: a random permutation's entries (so it is structurally
  * nonsingular), about density n^2 more in [-4, 4], and with dominant a diagonal of 4 n. */
-static spira_matrix random_square(spira_context ctx, int32_t n, double density, int dominant,
-                                  spira_dtype t, unsigned seed)
+spira_matrix tu_random_square(spira_context ctx, int32_t n, double density, int dominant,
+                              spira_dtype t, unsigned seed)
 {
     int32_t cap = n * n + 2 * n, k = 0, *perm = malloc(n * sizeof *perm);
     int32_t *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
@@ -356,14 +356,14 @@ spira_matrix tu_trisolve_case(spira_context ctx, int i, spira_dtype t, unsigned 
     *label = labels[i];
     spira_matrix A = NULL;
     switch (i) {
-    case 0: A = random_square(ctx, 40, 0.1, 1, t, seed); break;
-    case 1: A = random_square(ctx, 40, 0.1, 0, t, seed); break;
-    case 2: A = random_square(ctx, 40, 0.15, 0, t, seed); break;
+    case 0: A = tu_random_square(ctx, 40, 0.1, 1, t, seed); break;
+    case 1: A = tu_random_square(ctx, 40, 0.1, 0, t, seed); break;
+    case 2: A = tu_random_square(ctx, 40, 0.15, 0, t, seed); break;
     case 3: A = banded(ctx, 1, 1, 1, 0, t); break;
     case 4: A = banded(ctx, 7, 0, 0, 0, t); break;
     case 5: A = banded(ctx, 9, 1, 0, 1, t); break;
     case 6: A = banded(ctx, 9, 0, 1, 1, t); break;
-    case 7: A = random_square(ctx, 120, 0.5, 1, t, seed); break;
+    case 7: A = tu_random_square(ctx, 120, 0.5, 1, t, seed); break;
     case 8: A = banded(ctx, 50, 1, 1, 0, t); break;
     default: ck_assert_int_eq(spira_matrix_laplacian(ctx, 2, 300, t, &A), SPIRA_OK);
     }

@@ -168,4 +168,9 @@ extern spira_context tu_dev_ctx, tu_host_ctx;
 void tu_convert_contexts_make(void);
 void tu_convert_contexts_free(void);
 
+/* A random n x n matrix in dtype t: a random permutation's entries (so it is structurally
+ * nonsingular), about density n^2 more in [-4, 4], and with dominant a diagonal of 4 n. */
+spira_matrix tu_random_square(spira_context ctx, int32_t n, double density, int dominant,
+                              spira_dtype t, unsigned seed);
+
 #endif
