@@ -2,7 +2,8 @@
  * solve.c - spira_dist_solve: the solvers of solvers/ run on each rank's rows, unchanged in
  * their math. They see a distributed solve through spira__solve_comm (solvers/solver.h):
  * the operator is the distributed SpMV (spmv.c), every reduction a local sum plus one
- * MPI_Allreduce, and each setup's status agreed over the ranks; their own code (cg.c,
+ * MPI_Allreduce (on GPUs one ncclAllReduce of the device partials, before the reduction's
+ * one wait), and each setup's status agreed over the ranks; their own code (cg.c,
  * bicgstab.c, jacobi.c), the dispatcher's true-residual restarts and its reasons and
  * messages are the one-process ones. The preconditioner is built from the diagonal block:
  * Jacobi's D^-1 is the global one, ILU(0)/ILUT are block Jacobi.
@@ -27,6 +28,12 @@ static spira_status sum(void *data, int k, double *v)
     return spira__dist_sum(A->ctx, A->L, k, v);
 }
 
+static spira_status dsum(void *data, int k, double *dv)
+{
+    spira_dist_matrix A = (spira_dist_matrix)data;
+    return spira__dist_sum_device(A->ctx, A->L, k, dv);
+}
+
 static spira_status agree(void *data, spira_status s)
 {
     spira_dist_matrix A = (spira_dist_matrix)data;
@@ -35,8 +42,9 @@ static spira_status agree(void *data, spira_status s)
 
 spira__solve_comm spira__dist_comm(spira_dist_matrix A)
 {
-    const spira__solve_comm c = {.op = op, .sum = sum, .agree = agree, .data = A,
-                                 .global_rows = A->L->n, .first_row = A->L->first};
+    const spira__solve_comm c = {.op = op, .sum = sum, .dsum = A->L->gpu ? dsum : NULL,
+                                 .agree = agree, .data = A, .global_rows = A->L->n,
+                                 .first_row = A->L->first};
     return c;
 }
 

@@ -22,6 +22,20 @@
 #include "spira_mpi.h"
 
 static int rank_, size_;
+/* SPIRA_DIST_GPU=1 (mpi-suite.sh's GPU run): every test computes in a CUDA context, one
+ * GPU a rank, the device numbered by the rank's place among those of its host */
+static int gpu_, device_;
+
+/* The context a test computes in: the CPU's, or the rank's GPU. */
+static spira_context dist_ctx(void)
+{
+    if (!gpu_) return tu_cpu();
+    spira_context ctx;
+    spira_context_opts o = {.backend = SPIRA_BACKEND_CUDA, .device = device_};
+    ck_assert_msg(spira_context_create(&ctx, &o) == SPIRA_OK, "device %d: %s", device_,
+                  spira_last_error(ctx));
+    return ctx;
+}
 
 static int all_ok(int ok)
 {
@@ -231,7 +245,7 @@ static void check_spmv(spira_context ctx, spira_matrix G, spira_dist_matrix A, c
 
 START_TEST(dist_spmv_matches_one_process)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     const char *files[] = {"1138_bus.mtx", "west0067.mtx", "orsirr_1.mtx"};
     for (int t = 0; t < 2; t++) {
@@ -262,7 +276,7 @@ END_TEST
 /* Every block keeps its own format: the diagonal one in ELL, the off-diagonal in COO. */
 START_TEST(dist_spmv_block_formats)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     spira_matrix G = read_global(ctx, "1138_bus.mtx", SPIRA_R64);
     spira_dist_matrix A = distribute(ctx, G, SKEWED, BY_ROWS);
     spira_matrix d, o;
@@ -282,7 +296,7 @@ END_TEST
 /* The generator makes spira_matrix_laplacian's matrix, each rank its rows. */
 START_TEST(dist_laplacian_is_the_laplacian)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     for (int dim = 2; dim <= 3; dim++)
         for (int k = EVEN; k <= SKEWED; k++) {
             const int64_t n = dim == 2 ? 13 : 6;
@@ -322,7 +336,7 @@ typedef struct {
  * reason, iterations within the margin, x within tolerance, a small true residual. */
 static void check_solve(const solve_case *c, layout_kind k)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     spira_matrix G;
     spira_dist_matrix A;
@@ -427,7 +441,7 @@ END_TEST
 
 START_TEST(dist_errors_on_every_rank)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     spira_dist_matrix A = NULL, B = NULL;
     /* counts that do not add up to the matrix */
@@ -507,7 +521,7 @@ END_TEST
  * so is a Jacobi preconditioner over a missing diagonal, on every rank. */
 START_TEST(dist_singular_refused)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     /* n = 3 size_ rows: row i has column i, except row 0 which has column 1 too and no 0:
      * column 0 is empty (and under the even layout row 0 is rank 0's) */
@@ -562,7 +576,7 @@ END_TEST
 /* Scatter and gather through a root give the vector back; dot and nrm2 are global. */
 START_TEST(dist_vectors_round_trip)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     spira_dist_matrix A;
     ck_all(spira_dist_matrix_laplacian(ctx, MPI_COMM_WORLD, 2, 7, SPIRA_R64,
                                        rows_of(49, EMPTY_RANK, rank_), &A) == SPIRA_OK,
@@ -592,7 +606,7 @@ END_TEST
  * ahead to each rank's rows), so it takes the same steps. */
 START_TEST(dist_power_matches_one_process)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     spira_matrix G = read_global(ctx, "1138_bus.mtx", SPIRA_R64);
     const int64_t n = G->csr.nrows;
@@ -635,7 +649,7 @@ END_TEST
  * the one-process ranks; then a negative weight on one rank, refused on all. */
 START_TEST(dist_pagerank_matches_one_process)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     for (int t = 0; t < 2; t++) {
         const spira_dtype dt = t ? SPIRA_R32 : SPIRA_R64;
@@ -706,7 +720,7 @@ END_TEST
  * in one process (spira__rmat_edge), by its SpMV and its PageRank. */
 START_TEST(dist_rmat_is_the_graph)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     const int scale = 9, ef = 8;
     const int64_t n = 1 << scale, m = (int64_t)ef << scale;
@@ -789,6 +803,40 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    const char *g = getenv("SPIRA_DIST_GPU");
+    if (g && *g && strcmp(g, "0")) {
+        /* the ranks on this host, one GPU each: skip (77) on every rank unless each has its
+         * own device and the library can use it (--with-nccl) */
+        MPI_Comm host;
+        int local = 0, made, usable = 0;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host);
+        MPI_Comm_rank(host, &local);
+        MPI_Comm_free(&host);
+        spira_context probe = NULL;
+        spira_context_opts po = {.backend = SPIRA_BACKEND_CUDA, .device = local};
+        made = spira_context_create(&probe, &po) == SPIRA_OK;
+        if (!made)
+            fprintf(stderr, "rank %d: GPU run skipped: no CUDA device %d: %s\n", rank_, local,
+                    probe ? spira_last_error(probe) : "");
+        MPI_Allreduce(MPI_IN_PLACE, &made, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (made) {
+            /* a one-row-a-rank matrix tells whether the build has the GPU path (agreed) */
+            spira_dist_matrix A = NULL;
+            int64_t rp[2] = {0, 1}, ci[1] = {rank_};
+            usable = spira_dist_matrix_from_rows(probe, MPI_COMM_WORLD, 1, size_, rp, ci, NULL,
+                                                 SPIRA_R64, &A) == SPIRA_OK;
+            if (!usable && rank_ == 0)
+                fprintf(stderr, "GPU run skipped: %s\n", spira_last_error(probe));
+            spira_dist_matrix_destroy(A);
+        }
+        spira_context_destroy(probe);
+        if (!usable) {
+            MPI_Finalize();
+            return 77;
+        }
+        gpu_ = 1;
+        device_ = local;
+    }
     /* one seed for all ranks: rank 0's */
     unsigned seed = rank_ == 0 ? tu_seed() : 0;
     MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# gpu-dist.sh - the distributed solvers on one and two GPUs (issue 16), for a machine with
+# two GPUs and a build configured --with-mpi --with-nccl:
+#   (a) CG on 3-D Poisson 200^3 (8e6 rows) to 1e-8: one rank on one GPU against two ranks
+#       on two, time per iteration and in all, and the speedup (target >= 1.8x); beside
+#       them the one-process solve (spira_solve, no MPI), the single-GPU baseline users
+#       have today;
+#   (b) PageRank on the R-MAT graph of 2^23 vertices, edge factor 16 (Graph500's a, b, c),
+#       one GPU against two (target >= 1.6x);
+#   (c) CG on 3-D Poisson 700^3 (3.43e8 rows, 2.4e9 nonzeros: more than 2^31) across the
+#       two GPUs to 1e-8, time per iteration against the memory floor: the bytes a rank
+#       moves per iteration over the copy bandwidth measured on its GPU.
+# Usage:  bench/gpu-dist.sh BUILD [OUTDIR]
+#   BUILD holds examples/spira-solve, -pagerank and -spmv; OUTDIR (default
+#   bench/results/DATE-h100x2-dist) gets results.md and every run's log. PARTS="a b c"
+#   picks the parts; COMMIT names the commit measured (else git's HEAD, if any); MPIRUN and
+#   MPIRUN_FLAGS (default: --bind-to none, and --allow-run-as-root as root) as needed.
+#   REPEAT (default 3) solves per run in (a) and (b): the median of solves 2..N is the
+#   number, the first paying one-time costs.
+# Each rank runs on device = its rank on the host (the drivers' rule), so -np 2 uses both.
+set -uo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:?usage: gpu-dist.sh BUILD [OUTDIR]}" && pwd)
+out=${2:-$src/bench/results/$(date -u +%Y-%m-%d)-h100x2-dist}
+mkdir -p "$out"
+parts=${PARTS:-a b c}
+repeat=${REPEAT:-3}
+mpirun=${MPIRUN:-mpirun}
+flags=${MPIRUN_FLAGS:---bind-to none}
+[ "$(id -u)" = 0 ] && flags="$flags --allow-run-as-root"
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
+commit=${COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+md=$out/results.md
+solve=$build/examples/spira-solve
+pagerank=$build/examples/spira-pagerank
+
+# the number after "PATTERN" on the first line that has it
+num() { sed -n "s/.*$1 *\([0-9.e+-]*\).*/\1/p" | head -1; }
+# a run's log, its report kept
+run() { local log=$out/$1.log; shift; echo "\$ $*" >"$log"; "$@" >>"$log" 2>&1; local rc=$?
+        echo "exit status $rc" >>"$log"; cat "$log"; return $rc; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+{
+  echo "# Distributed solvers on GPUs: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit"
+  echo
+  echo "Produced by bench/gpu-dist.sh (parts: $parts). Devices:"
+  echo
+  nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader | sed 's/^/    /'
+  echo
+  echo "MPI: $($mpirun --version 2>&1 | head -1); OMP_NUM_THREADS=$OMP_NUM_THREADS"
+  echo
+} >"$md"
+cat "$md"
+
+# copy bandwidth on each GPU: the floor's denominator
+bw=()
+for d in 0 1; do
+  line=$(CUDA_VISIBLE_DEVICES=$d "$build/examples/spira-spmv" --backend cuda --copy-bandwidth=2048 2>&1)
+  echo "$line" >"$out/copy-bandwidth-$d.log"
+  bw[$d]=$(echo "$line" | num "copy bandwidth")
+  echo "- GPU $d: $line" >>"$md"
+done
+echo >>"$md"
+
+# ms per iteration of a solve's log: the repeated median if there, else the first solve's
+per_it() { local m; m=$(grep repeated "$1" | num "(")
+           [ -n "$m" ] || m=$(grep -E '^  time' "$1" | num "ms (" ); echo "$m"; }
+
+if [[ " $parts " == *" a "* ]]; then
+  args=(--laplacian 3:200 --tol 1e-8 --repeat "$repeat")
+  run a-one-process "$solve" --backend cuda "${args[@]}"
+  run a-1gpu $mpirun $flags -np 1 "$solve" --dist "${args[@]}"
+  run a-2gpu $mpirun $flags -np 2 "$solve" --dist "${args[@]}"
+  p0=$(per_it "$out/a-one-process.log"); p1=$(per_it "$out/a-1gpu.log"); p2=$(per_it "$out/a-2gpu.log")
+  it1=$(grep result "$out/a-1gpu.log" | num "after"); it2=$(grep result "$out/a-2gpu.log" | num "after")
+  it0=$(grep result "$out/a-one-process.log" | num "after")
+  {
+    echo "## (a) CG, 3-D Poisson 200^3 (8,000,000 rows), double, to 1e-8"
+    echo
+    echo "| run | iterations | ms / iteration (median of solves 2..$repeat) | solve ms (x iterations) |"
+    echo "|---|---|---|---|"
+    for k in one-process:$it0:$p0 1gpu:$it1:$p1 2gpu:$it2:$p2; do
+      IFS=: read -r name it p <<<"$k"
+      echo "| $name | $it | $p | $(awk -v a="$it" -v b="$p" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", a * b }') |"
+    done
+    echo
+    echo "Speedup, 2 GPUs over 1 (both distributed, ms per iteration): **$(ratio "$p1" "$p2")x** (target 1.8x);"
+    echo "over the one-process single-GPU solve: **$(ratio "$p0" "$p2")x**."
+    echo
+  } >>"$md"
+fi
+
+if [[ " $parts " == *" b "* ]]; then
+  args=(--rmat 23:16 --top 0 --repeat "$repeat")
+  run b-1gpu $mpirun $flags -np 1 "$pagerank" "${args[@]}"
+  run b-2gpu $mpirun $flags -np 2 "$pagerank" "${args[@]}"
+  # the last repeat's ms per iteration (the transition built by the first call)
+  q() { local m; m=$(grep -E '^  again' "$1" | tail -1 | num "ms (")
+        [ -n "$m" ] || m=$(grep -E '^  time' "$1" | num "ms ("); echo "$m"; }
+  q1=$(q "$out/b-1gpu.log"); q2=$(q "$out/b-2gpu.log")
+  {
+    echo "## (b) PageRank, R-MAT 2^23 vertices, edge factor 16 (Graph500 parameters), double"
+    echo
+    echo "| run | edges (after merging repeats) | iterations | ms / iteration (last of $repeat runs) | transition setup ms |"
+    echo "|---|---|---|---|---|"
+    for k in 1gpu:$q1 2gpu:$q2; do
+      IFS=: read -r name p <<<"$k"
+      f=$out/b-$name.log
+      echo "| $name | $(grep graph "$f" | num "vertices,") | $(grep result "$f" | num "after") | $p | $(grep -E '^  time' "$f" | num "setup") |"
+    done
+    echo
+    echo "Speedup, 2 GPUs over 1: **$(ratio "$q1" "$q2")x** (target 1.6x)."
+    echo
+  } >>"$md"
+fi
+
+if [[ " $parts " == *" c "* ]]; then
+  run c-2gpu $mpirun $flags -np 2 "$solve" --dist --laplacian 3:700 --tol 1e-8 --maxit 20000
+  f=$out/c-2gpu.log
+  p=$(grep -E '^  time' "$f" | num "ms (")
+  # a rank's bytes per iteration, CG without a preconditioner in double (solvers/cg.c):
+  # the SpMV as CSR (8 + 4 bytes a nonzero, a 4-byte row pointer, x and y 8 bytes a row)
+  # and the BLAS-1 (two sums read 2 vectors, the update reads 5 and writes 4: 11 x 8 a row)
+  n=$((700 * 700 * 700)); nnz=$((7 * n - 6 * 700 * 700))
+  floor=$(awk -v n="$n" -v z="$nnz" -v b0="${bw[0]:-0}" -v b1="${bw[1]:-0}" 'BEGIN {
+    r = n / 2; q = z / 2; bytes = 12 * q + 20 * r + 88 * r; b = b0 < b1 ? b0 : b1
+    if (b > 0) printf "%.0f %.2f", bytes, bytes / (b * 1e9) * 1e3; else printf "%.0f n/a", bytes }')
+  read -r bytes fms <<<"$floor"
+  {
+    echo "## (c) CG, 3-D Poisson 700^3 ($n rows, $nnz nonzeros), double, to 1e-8, 2 GPUs"
+    echo
+    grep -E '^  (matrix|ranks|solver|result|residual|time)' "$f" | sed 's/^  /    /'
+    echo
+    echo "Bytes a rank moves per iteration (CSR model, no preconditioner): $bytes;"
+    echo "over the slower GPU's copy bandwidth that is a floor of **$fms ms** an iteration,"
+    echo "against **${p:-n/a} ms** measured (ratio $(ratio "${p:-0}" "${fms:-0}"))."
+    echo "The format auto chose (above) may move fewer bytes than CSR (DIA: no indices)."
+    echo
+  } >>"$md"
+fi
+echo "results in $out"
+cat "$md"
