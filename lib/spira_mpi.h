@@ -20,8 +20,19 @@
  * same calls in the same order. Errors are too: when some ranks fail and others do not,
  * every rank returns the status of the lowest failing rank R, and spira_last_error says on
  * each "rank R: " and that rank's reason; when all fail (a global fact: a size mismatch,
- * not converged) each says the same thing itself. The context is each rank's own; it must be a CPU context (the
- * GPU path, with NCCL between GPUs, is not built yet: a CUDA context is refused).
+ * not converged) each says the same thing itself.
+ *
+ * The context is each rank's own and decides where its rows compute. A CPU context: the
+ * halo exchange and the sums go over MPI. A CUDA context (a library configured --with-nccl,
+ * else refused with SPIRA_ERR_UNSUPPORTED naming the option): one rank per GPU, the context
+ * naming the rank's device; ranks on one host pick device = their rank on the host
+ * (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED, or OMPI_COMM_WORLD_LOCAL_RANK under Open
+ * MPI). Both blocks and the vectors live on the device; each layout (a matrix and the
+ * vectors made from it) gets an NCCL communicator made once from the MPI one; the exchange
+ * is a pack kernel and NCCL send/receive on a second stream, overlapped with the diagonal
+ * block's multiply, and a solver's sums one ncclAllReduce of the device partials. Destroy
+ * distributed objects in the same order on every rank (NCCL's teardown may synchronize).
+ * All ranks of a matrix must use the same backend.
  */
 #ifndef SPIRA_MPI_H
 #define SPIRA_MPI_H
@@ -114,7 +125,7 @@ SPIRA_API spira_status spira_dist_vector_scatter_f64(spira_dist_vector v, int ro
 SPIRA_API spira_status spira_dist_vector_gather_f64(spira_dist_vector v, int root, double *global);
 SPIRA_API spira_status spira_dist_vector_fill(spira_dist_vector v, double value);
 /* Over all ranks, each rank's part summed in double and the partial sums added by one
- * MPI_Allreduce; the same result on every rank. */
+ * MPI_Allreduce (ncclAllReduce on GPUs); the same result on every rank. */
 SPIRA_API spira_status spira_dist_dot(spira_dist_vector x, spira_dist_vector y, double *result);
 SPIRA_API spira_status spira_dist_nrm2(spira_dist_vector x, double *result);
 
@@ -127,7 +138,8 @@ SPIRA_API spira_status spira_dist_spmv(double alpha, spira_dist_matrix A, spira_
 
 /* spira_solve on the distributed system: the same solvers (CG, BiCGSTAB, Jacobi) and the
  * same math, each rank iterating on its rows; every inner product is a local sum plus an
- * MPI_Allreduce, and the sums an iteration needs together go in one: CG (arranged as
+ * MPI_Allreduce (on GPUs an ncclAllReduce of the device partials, before the one wait),
+ * and the sums an iteration needs together go in one: CG (arranged as
  * Chronopoulos-Gear) makes one allreduce an iteration, BiCGSTAB four, Jacobi one.
  * Preconditioners: SPIRA_PRECOND_JACOBI (the global diagonal, which is local), and ILU(0)
  * or ILUT as block Jacobi: each rank factors its diagonal block alone (the same as the
