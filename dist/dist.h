@@ -100,7 +100,14 @@ struct spira_dist_matrix_s {
     spira_dtype dtype;
     int64_t nnz;            /* global */
     spira_matrix diag;      /* local x local */
-    spira_matrix offdiag;   /* local x nghost; NULL when nghost is 0 */
+    /* orows x nghost, NULL when nghost is 0: only the rows with a remote column, so its
+     * multiply costs its entries, not the rank's rows (PETSc's compressed rows of MPIAIJ's
+     * B): a 3-D Laplacian's rank has one plane of such rows out of its n/p planes */
+    spira_matrix offdiag;
+    int32_t orows;          /* its rows */
+    int32_t *orow;          /* the local row of each, ascending (host) */
+    int32_t *dorow;         /* the same where ctx computes (spira__mem_alloc) */
+    spira_vector otmp;      /* orows values: its product, before it is added into y */
     int64_t *ghost;         /* nghost global column indices, ascending */
     int32_t nghost;
     spira__halo *halo;
@@ -133,6 +140,10 @@ spira_status spira__dist_vectors_match(spira_dist_matrix A, spira_dist_vector x,
                                        spira_dist_vector y, const char *yn);
 
 /* ---- the operator (spmv.c) ----------------------------------------------------------- */
+
+/* y[orow[i]] += t[i] for i < A->orows, where ctx computes (the off-diagonal block's product
+ * added to the rows it belongs to). */
+spira_status spira__dist_add_offdiag(spira_dist_matrix A, const spira_vector t, void *y);
 
 /* The blocks' plans for a caller expecting about `expect` multiplies (auto weighs its
  * choice by it), kept in A for spira__dist_spmv_local. Local: the caller agrees on it. */

@@ -65,6 +65,11 @@ spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_halo *h, cons
                                     void *ghost);
 spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_halo *h);
 
+/* y[idx[i]] += t[i] for i < n (idx distinct: no two threads add into one entry), all in
+ * device memory, values of dtype t, on the context's stream. */
+spira_status spira__nccl_scatter_add(spira_context ctx, int32_t n, spira_dtype type,
+                                     const int32_t *idx, const void *t, void *y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -123,6 +123,14 @@ spira_status spira__dist_layout_create(spira_context ctx, MPI_Comm comm, int64_t
                              INT32_MAX);
     }
     spira__free(counts);
+    /* one backend for all: the GPU path's collectives (NCCL) are not the CPU's (MPI) */
+    int be[2] = {(int)ctx->backend, -(int)ctx->backend};
+    if (MPI_Allreduce(MPI_IN_PLACE, be, 2, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS && s == SPIRA_OK)
+        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Allreduce of the backends failed");
+    else if (s == SPIRA_OK && be[0] != -be[1])
+        s = spira__error(ctx, SPIRA_ERR_INVALID_ARG, "the ranks' contexts mix the CPU and CUDA "
+                         "backends; a distributed matrix computes on one (every rank a CPU "
+                         "context, or every rank a GPU)");
     s = spira__dist_agree(ctx, comm, s);
     if (s == SPIRA_OK && MPI_Comm_dup(comm, &L->comm) != MPI_SUCCESS)
         s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Comm_dup failed");

@@ -16,6 +16,9 @@
  * context's stream multiplies the diagonal block; finish makes it wait for that event
  * before the off-diagonal block. Nothing waits on the host.
  *
+ * Besides, the one kernel of the off-diagonal block's compressed rows (matrix.c): its
+ * product added into the rows it belongs to.
+ *
  * Ordering, which holds without host waits: the next exchange's pack rewrites the send
  * buffer on the context's stream, which already waited for the previous exchange's
  * transfers (finish); the next receive rewrites the ghosts only after the next pack's
@@ -237,5 +240,29 @@ extern "C" spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_h
     h->posted = 0;
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     SPIRA__CUDA(ctx, cudaStreamWaitEvent(st, h->arrived, 0));
+    return SPIRA_OK;
+}
+
+/* ---- the off-diagonal block's rows ---- */
+
+template <typename T>
+__global__ void __launch_bounds__(PACK_THREADS)
+scatter_add_kernel(int32_t n, const int32_t *__restrict__ idx, const T *__restrict__ t, T *y)
+{
+    for (int32_t i = blockIdx.x * PACK_THREADS + threadIdx.x; i < n; i += gridDim.x * PACK_THREADS)
+        y[idx[i]] += t[i];
+}
+
+extern "C" spira_status spira__nccl_scatter_add(spira_context ctx, int32_t n, spira_dtype type,
+                                                const int32_t *idx, const void *t, void *y)
+{
+    if (n <= 0) return SPIRA_OK;
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    const unsigned g = spira__blocks(n, PACK_THREADS);
+    if (type == SPIRA_R64)
+        scatter_add_kernel<<<g, PACK_THREADS, 0, st>>>(n, idx, (const double *)t, (double *)y);
+    else
+        scatter_add_kernel<<<g, PACK_THREADS, 0, st>>>(n, idx, (const float *)t, (float *)y);
+    SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }

@@ -82,3 +82,10 @@ spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_halo *h)
     (void)h;
     return no_nccl(ctx);
 }
+
+spira_status spira__nccl_scatter_add(spira_context ctx, int32_t n, spira_dtype type,
+                                     const int32_t *idx, const void *t, void *y)
+{
+    (void)n, (void)type, (void)idx, (void)t, (void)y;
+    return no_nccl(ctx);
+}

@@ -58,20 +58,27 @@ static spira_status empty_line(spira_dist_matrix A, int64_t *line, int *is_col)
     unsigned char *seen = NULL;
     *line = -1;
     *is_col = 0;
-    spira_status s = spira__alloc(A->ctx, (void **)&seen, (size_t)L->local + A->nghost + 1, 1,
-                                  "column marks");
+    /* seen: the local columns, then the ghosts, then the rows (which hold a nonzero) */
+    const size_t cols = (size_t)L->local + A->nghost;
+    spira_status s = spira__alloc(A->ctx, (void **)&seen, cols + L->local + 1, 1, "column marks");
     s = spira__dist_agree(A->ctx, L->comm, s);
     if (s != SPIRA_OK) return s;
-    memset(seen, 0, (size_t)L->local + A->nghost);
+    unsigned char *row = seen + cols;
+    memset(seen, 0, cols + L->local);
     int64_t first[2] = {INT64_MAX, INT64_MAX}; /* row, column */
-    for (int32_t i = 0; i < L->local; i++) {
-        int any = 0;
+    for (int32_t i = 0; i < L->local; i++)
         for (int32_t k = d->row_ptr[i]; k < d->row_ptr[i + 1]; k++)
-            if (spira__get(d->val, d->dtype, k) != 0) any = seen[d->col_idx[k]] = 1;
-        for (int32_t k = o ? o->row_ptr[i] : 0; o && k < o->row_ptr[i + 1]; k++)
-            if (spira__get(o->val, o->dtype, k) != 0) any = seen[L->local + o->col_idx[k]] = 1;
-        if (!any && first[0] == INT64_MAX) first[0] = L->first + i;
-    }
+            if (spira__get(d->val, d->dtype, k) != 0) row[i] = seen[d->col_idx[k]] = 1;
+    /* the off-diagonal block's rows are the compressed ones: orow[r] is the local row */
+    for (int32_t r = 0; o && r < o->nrows; r++)
+        for (int32_t k = o->row_ptr[r]; k < o->row_ptr[r + 1]; k++)
+            if (spira__get(o->val, o->dtype, k) != 0)
+                row[A->orow[r]] = seen[L->local + o->col_idx[k]] = 1;
+    for (int32_t i = 0; i < L->local; i++)
+        if (!row[i]) {
+            first[0] = L->first + i;
+            break;
+        }
     s = spira__halo_reverse_or(A->ctx, A->halo, seen + L->local, seen);
     for (int32_t j = 0; j < L->local; j++)
         if (!seen[j]) {

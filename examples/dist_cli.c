@@ -204,13 +204,15 @@ int cli_dist_solve(int *argc, char ***argv, const cli_dist_solve_args *a)
     spira_status s = spira_dist_solve(a->type, A, b, x, &o, &info);
     double wall = (MPI_Wtime() - t0) * 1e3;
     if (info.reason == SPIRA_STOPPED_ERROR) dcheck(ctx, s, "solving");
-    spira_matrix d;
-    spira_matrix_info mi;
-    spira_dist_matrix_blocks(A, &d, NULL);
+    spira_matrix d, od;
+    spira_matrix_info mi, oi = {0};
+    spira_dist_matrix_blocks(A, &d, &od);
     spira_matrix_get_info(d, &mi);
+    if (od) spira_matrix_get_info(od, &oi);
     if (rank_ == 0) {
-        printf("  solver      %s, preconditioner %s, rank 0's diagonal block in %s\n",
-               a->solver_name, a->precond_name, mi.format);
+        printf("  solver      %s, preconditioner %s, rank 0's diagonal block in %s, "
+               "off-diagonal block (%lld rows) in %s\n", a->solver_name, a->precond_name,
+               mi.format, (long long)oi.nrows, od ? oi.format : "-");
         printf("  result      %s after %d iterations\n", spira_reason_string(info.reason),
                info.iterations);
         printf("  residual    ||b - A x|| / ||b|| = %.3e\n", info.rel_residual);

@@ -8,8 +8,9 @@
  * indices (so x, b and A x are laid out alike; a rank may own no rows). Each rank's rows
  * are two ordinary Spira matrices with 32-bit local indices:
  *   the diagonal block, local x local: the columns the rank owns (column j is j - first);
- *   the off-diagonal block, local x ghosts: the columns owned elsewhere that its rows
- *     touch, compressed and sorted by global index (so grouped by owner).
+ *   the off-diagonal block, the columns owned elsewhere that its rows touch, compressed
+ *     and sorted by global index (so grouped by owner), over only the rows that touch one
+ *     (compressed rows: its multiply costs its entries, not the rank's rows).
  * Each block has its own SpMV format ("auto" unless set through spira_dist_matrix_blocks).
  * An SpMV sends every rank the x entries ("ghosts") its off-diagonal block reads: the
  * pattern of who sends what to whom is built once, with the matrix; each multiply posts
@@ -32,7 +33,7 @@
  * is a pack kernel and NCCL send/receive on a second stream, overlapped with the diagonal
  * block's multiply, and a solver's sums one ncclAllReduce of the device partials. Destroy
  * distributed objects in the same order on every rank (NCCL's teardown may synchronize).
- * All ranks of a matrix must use the same backend.
+ * All ranks of a matrix use the same backend (a mix is refused on every rank).
  */
 #ifndef SPIRA_MPI_H
 #define SPIRA_MPI_H
@@ -103,7 +104,8 @@ typedef struct {
 
 SPIRA_API spira_status spira_dist_matrix_get_info(spira_dist_matrix A, spira_dist_matrix_info *info);
 /* This rank's two blocks, owned by A (NULL pointers skipped; *offdiag is NULL when no
- * column of this rank's rows is remote). Set their formats with spira_matrix_set_format;
+ * column of this rank's rows is remote; its rows are those of this rank's rows that have
+ * a remote column, in order). Set their formats with spira_matrix_set_format;
  * do not destroy them. */
 SPIRA_API spira_status spira_dist_matrix_blocks(spira_dist_matrix A, spira_matrix *diag,
                                                 spira_matrix *offdiag);

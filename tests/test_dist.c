@@ -180,6 +180,23 @@ static spira_dist_matrix distribute(spira_context ctx, spira_matrix G, layout_ki
     ck_all(di.nrows == n && di.nnz == gi.nnz && di.first_row == f && di.local_rows == m,
            "n %lld nnz %lld first %lld local %d", (long long)di.nrows, (long long)di.nnz,
            (long long)di.first_row, di.local_rows);
+    /* the off-diagonal block holds exactly the rows with a remote column (compressed rows) */
+    int64_t remote_rows = 0;
+    for (int64_t i = f; i < f + m; i++) {
+        int remote = 0;
+        for (int32_t q = G->csr.row_ptr[i]; q < G->csr.row_ptr[i + 1]; q++)
+            remote |= G->csr.col_idx[q] < f || G->csr.col_idx[q] >= f + m;
+        remote_rows += remote;
+    }
+    spira_matrix o;
+    spira_dist_matrix_blocks(A, NULL, &o);
+    spira_matrix_info oi = {0};
+    if (o) spira_matrix_get_info(o, &oi);
+    ck_all(o ? oi.nrows == remote_rows && oi.ncols == di.ghosts && oi.nnz == di.offdiag_nnz
+             : remote_rows == 0 && di.ghosts == 0,
+           "off-diagonal block %lld x %lld (%lld entries), %lld rows with a remote column, %d "
+           "ghosts", (long long)oi.nrows, (long long)oi.ncols, (long long)oi.nnz,
+           (long long)remote_rows, di.ghosts);
     return A;
 }
 
