@@ -18,6 +18,11 @@
 #   REPEAT (default 3) solves per run in (a) and (b): the median of solves 2..N is the
 #   number, the first paying one-time costs.
 # Each rank runs on device = its rank on the host (the drivers' rule), so -np 2 uses both.
+# Time on two H100s at 696821d: the copy bandwidths and part a about a minute; part b's
+# R-MAT graph and transition are host work, about 20 s a run on one rank before its
+# iterations; part c was not run yet (generating 700^3 takes each rank's host a while, and
+# about 50 GB of its memory). Give each part its own call (PARTS=b, PARTS=c) when time is
+# short: results.md is written part by part.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:?usage: gpu-dist.sh BUILD [OUTDIR]}" && pwd)
