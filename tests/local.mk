@@ -55,25 +55,30 @@ tests_fuzz_replay_vec_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/vec:$(abs_top_srcdir)/tests/mm-bad"'
 tests_fuzz_replay_vec_LDADD = libspira_core.la
 if FUZZING
+# each fuzzer runs its target inside bound.c's memory bound (the target's entry renamed)
+FUZZ_BOUND = -DLLVMFuzzerTestOneInput=spira_fuzz_one
 noinst_PROGRAMS += tests/fuzz/fuzz-mm
-tests_fuzz_fuzz_mm_SOURCES = tests/fuzz/fuzz_mm.c
+tests_fuzz_fuzz_mm_SOURCES = tests/fuzz/fuzz_mm.c tests/fuzz/bound.c
+tests_fuzz_fuzz_mm_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_BOUND)
 tests_fuzz_fuzz_mm_LDADD = libspira_core.la
 tests_fuzz_fuzz_mm_LDFLAGS = -fsanitize=fuzzer
 noinst_PROGRAMS += tests/fuzz/fuzz-csr
-tests_fuzz_fuzz_csr_SOURCES = tests/fuzz/fuzz_csr.c
+tests_fuzz_fuzz_csr_SOURCES = tests/fuzz/fuzz_csr.c tests/fuzz/bound.c
+tests_fuzz_fuzz_csr_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_BOUND)
 tests_fuzz_fuzz_csr_LDADD = libspira_core.la
 tests_fuzz_fuzz_csr_LDFLAGS = -fsanitize=fuzzer
 noinst_PROGRAMS += tests/fuzz/fuzz-vec
-tests_fuzz_fuzz_vec_SOURCES = tests/fuzz/fuzz_vec.c
+tests_fuzz_fuzz_vec_SOURCES = tests/fuzz/fuzz_vec.c tests/fuzz/bound.c
+tests_fuzz_fuzz_vec_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_BOUND)
 tests_fuzz_fuzz_vec_LDADD = libspira_core.la
 tests_fuzz_fuzz_vec_LDFLAGS = -fsanitize=fuzzer
 noinst_PROGRAMS += tests/fuzz/fuzz-cli
-tests_fuzz_fuzz_cli_SOURCES = $(FUZZ_CLI_SOURCES)
-tests_fuzz_fuzz_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/examples $(MPI_CFLAGS)
+tests_fuzz_fuzz_cli_SOURCES = $(FUZZ_CLI_SOURCES) tests/fuzz/bound.c
+tests_fuzz_fuzz_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/examples $(MPI_CFLAGS) $(FUZZ_BOUND)
 tests_fuzz_fuzz_cli_LDADD = libspira_core.la $(MPI_LIBS)
 tests_fuzz_fuzz_cli_LDFLAGS = -fsanitize=fuzzer
 endif
-EXTRA_DIST += tests/fuzz/README.md tests/corpus
+EXTRA_DIST += tests/fuzz/README.md tests/corpus tests/gpu-cases.sh
 
 # valgrind memcheck over the CPU suites (not part of `make check`: slow). Check runs
 # without fork here so valgrind sees every test in one process.

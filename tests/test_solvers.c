@@ -231,17 +231,13 @@ START_TEST(hopeless_solves_stop)
 }
 END_TEST
 
-/* Kershaw's 4 x 4 SPD matrix, whose IC(0) has the pivots 3, 5/3, 3/5, -5: CG with ILU(0)
- * (= IC(0) here) retries on A + alpha diag(A) until every pivot is positive, says which
- * alpha in info, and converges; in float too (_i). */
+/* Kershaw's matrix: CG with ILU(0) (= IC(0) here) retries on A + alpha diag(A) until every
+ * pivot is positive, says which alpha in info, and converges; in float too (_i). */
 START_TEST(ic0_shifted_for_kershaw)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
     spira_context ctx = tu_cpu();
-    int32_t ri[] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
-    int32_t ci[] = {0, 1, 3, 0, 1, 2, 1, 2, 3, 0, 2, 3};
-    double v[] = {3, -2, 2, -2, 3, -2, -2, 3, -2, 2, -2, 3};
-    spira_matrix A = tu_coo(ctx, 4, 12, ri, ci, v, t);
+    spira_matrix A = tu_kershaw(ctx, t);
     spira_vector xt, x, b = rhs_of_ones(A, &xt);
     spira_vector_create(ctx, 4, t, &x);
     spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0, .rtol = t == SPIRA_R64 ? 1e-10 : 1e-5};

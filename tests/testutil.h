@@ -129,6 +129,9 @@ double tu_max_err(spira_vector x, spira_vector xt);
 /* A square n x n matrix from COO with double values, stored in dtype t. */
 spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri,
                     const int32_t *ci, const double *v, spira_dtype t);
+/* Kershaw's 4 x 4 SPD matrix, whose IC(0) has the pivots 3, 5/3, 3/5, -5: the case for
+ * the incomplete factorization's diagonal shift (diagonally dominant from alpha = 4/3 on). */
+spira_matrix tu_kershaw(spira_context ctx, spira_dtype t);
 
 /* Matrices for the incomplete LU with Jacobi sweeps for its triangular solves (test_ilu.c,
  * gpu_trisolve.c), case 0..tu_ntrisolve_cases-1: random (dominant; with zero diagonal

@@ -75,7 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (val && (size_t)nnz * (t == SPIRA_R64 ? 8 : 4) > words * 4) val = NULL;
         s = spira_matrix_from_coo(ctx, nrows, ncols, nnz, first, second, val, t, &A);
     }
-    if (s == SPIRA_OK && ncols <= (1 << 24)) { /* an x of 2^31 doubles is legal but 16 GB */
+    /* an x of 2^31 doubles is legal but 16 GB: multiply only where x stays within 32 MB,
+     * so that an input holds at most 64 MB (bound.c) */
+    if (s == SPIRA_OK && ncols <= (1 << 22)) {
         spira_matrix_info mi;
         spira_vector x = NULL, y = NULL;
         spira_matrix_get_info(A, &mi);
