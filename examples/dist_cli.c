@@ -4,9 +4,9 @@
  * every status, so every rank takes the same way out and rank 0 alone prints.
  *
  * Input: the generators make each rank's rows directly (--laplacian, --rmat); a Matrix
- * Market file is read by rank 0 and its rows scattered (spira_dist_matrix_scatter), which
- * bounds the file by one process's memory and 32-bit indices. Each rank reading its own
- * byte range of the file is the next step, not built yet.
+ * Market file is read by all the ranks, each parsing its share of the lines and sending
+ * the entries to their rows' owners (spira_dist_matrix_read_mm). The right-hand side of
+ * --rhs is read by rank 0 and scattered.
  */
 #include "config.h"
 
@@ -78,7 +78,7 @@ static void start(int *argc, char ***argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
-/* The matrix from a generator or from rank 0's file. */
+/* The matrix from a generator or from the file. */
 static spira_dist_matrix load(spira_context ctx, const char *lap, const char *path,
                               spira_dtype dtype, char *name, size_t len)
 {
@@ -92,18 +92,11 @@ static spira_dist_matrix load(spira_context ctx, const char *lap, const char *pa
                                                 SPIRA_DIST_EVEN, &A), "the Laplacian");
         return A;
     }
-    spira_matrix G = NULL;
-    spira_status s = SPIRA_OK;
-    if (rank_ == 0) s = spira_matrix_read_mm(ctx, path, dtype, &G);
-    /* the scatter agrees on rank 0's failure and carries its message */
-    int bad = s != SPIRA_OK;
-    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (bad) dcheck(ctx, rank_ == 0 ? s : SPIRA_ERR_IO, path);
     const char *base = strrchr(path, '/');
     snprintf(name, len, "%s", base ? base + 1 : path);
-    s = spira_dist_matrix_scatter(ctx, MPI_COMM_WORLD, 0, G, SPIRA_DIST_EVEN, &A);
-    spira_matrix_destroy(G);
-    dcheck(ctx, s, "scattering the rows");
+    /* every rank reads its share of the file (spira_dist_matrix_read_mm) */
+    dcheck(ctx, spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, path, dtype, SPIRA_DIST_EVEN, &A),
+           path);
     return A;
 }
 

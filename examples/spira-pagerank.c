@@ -39,8 +39,8 @@ static void usage(FILE *f)
             "  --repeat N          run N times, the transition built once (default 1)\n"
             "  --dist              distributed run (a library built --with-mpi; the default\n"
             "                      under mpirun with more than one rank): rows split evenly,\n"
-            "                      one GPU a rank (device = the rank's number on its host); a\n"
-            "                      file is read by rank 0 and scattered\n"
+            "                      one GPU a rank (device = the rank's number on its host);\n"
+            "                      each rank reads its share of a file\n"
             "  --help              this text\n");
 }
 

@@ -46,7 +46,7 @@ static void usage(FILE *f)
             "  --dist              distributed solve (a library built --with-mpi; the default\n"
             "                      under mpirun with more than one rank): rows split evenly\n"
             "                      over the ranks, one GPU a rank (device = the rank's number\n"
-            "                      on its host); a file is read by rank 0 and scattered\n"
+            "                      on its host); each rank reads its share of a file\n"
             "  --help              this text\n");
 }
 

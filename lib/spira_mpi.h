@@ -61,6 +61,18 @@ typedef struct spira_dist_vector_s *spira_dist_vector;
 SPIRA_API spira_status spira_dist_matrix_scatter(spira_context ctx, MPI_Comm comm, int root,
                                                  spira_matrix G, int64_t local_rows,
                                                  spira_dist_matrix *A);
+/* From a Matrix Market file read by every rank at once (the path must reach the same file
+ * on every rank): each maps it, parses the lines that start in its share of the body's
+ * bytes and sends every entry to its row's owner (MPI_Alltoallv), so no rank holds the
+ * whole matrix and sizes are 64-bit. Coordinate files as spira_matrix_read_mm reads them
+ * (real, integer or pattern; symmetric and skew-symmetric mirrored; repeated entries
+ * summed; errors name the file and line), square; except that an entry given in both
+ * triangles of a symmetric file is summed, not refused. A gzip file is inflated whole by
+ * every rank; an array file is read by rank 0 and scattered. local_rows as for
+ * spira_dist_matrix_scatter. */
+SPIRA_API spira_status spira_dist_matrix_read_mm(spira_context ctx, MPI_Comm comm,
+                                                 const char *path, spira_dtype dtype,
+                                                 int64_t local_rows, spira_dist_matrix *A);
 /* From each rank's own rows, the ranks' rows in rank order forming an n x n matrix with n
  * their total: row_ptr has local_rows + 1 offsets (row_ptr[0] = 0) into col_idx (global
  * 0-based column indices, any order; duplicates are summed) and val (dtype; NULL: ones).

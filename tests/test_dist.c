@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spira_mpi.h"
 
@@ -333,6 +334,102 @@ START_TEST(dist_laplacian_is_the_laplacian)
             spira_dist_matrix_destroy(A);
             spira_matrix_destroy(G);
         }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Every rank reads its share of the file: the same matrix as the one-process reader's, by
+ * its entries and its SpMV, for general, symmetric, pattern and gzip files and for any
+ * layout; a bad entry is reported on every rank with its line. */
+START_TEST(dist_read_mm_is_the_file)
+{
+    spira_context ctx = dist_ctx();
+    long live = spira__alloc_live();
+    const char *files[] = {"west0067.mtx", "1138_bus.mtx", "email-Eu-core.mtx", "bcsstk01.mtx",
+                           "mbeacxc.mtx.gz"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++)
+        for (int k = EVEN; k <= SKEWED; k++) {
+            const spira_dtype dt = f % 2 ? SPIRA_R32 : SPIRA_R64;
+            spira_matrix G = read_global(ctx, files[f], dt);
+            const int64_t n = G->csr.nrows;
+            spira_dist_matrix A = NULL;
+            spira_status s = spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, tu_data(files[f]), dt,
+                                                       k == EVEN ? SPIRA_DIST_EVEN
+                                                                 : rows_of(n, k, rank_),
+                                                       &A);
+            ck_all(s == SPIRA_OK, "%s: %s", files[f], spira_last_error(ctx));
+            spira_dist_matrix_info di;
+            spira_dist_matrix_get_info(A, &di);
+            ck_all(di.nrows == n && di.nnz == G->csr.nnz && di.first_row == first_of(n, k, rank_),
+                   "%s, %s layout: %lld rows, %lld entries; the file %lld, %d", files[f],
+                   layout_name[k], (long long)di.nrows, (long long)di.nnz, (long long)n,
+                   G->csr.nnz);
+            char label[96];
+            snprintf(label, sizeof label, "%s read by the ranks, %s layout", files[f],
+                     layout_name[k]);
+            check_spmv(ctx, G, A, label);
+            spira_dist_matrix_destroy(A);
+            spira_matrix_destroy(G);
+        }
+    /* small files of the other kinds, against the one-process reader of the same file */
+    const char *texts[] = {
+        "%%MatrixMarket matrix array real general\n3 3\n1\n2\n0\n4\n5\n6\n0\n8\n9\n",
+        "%%MatrixMarket matrix coordinate integer skew-symmetric\n% c\n4 4 3\n2 1 5\n"
+        "3 2 -1\n4 1 7\n",
+        "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n3 3 2\n1 1 0.5\n"
+        "2 3 -4e-1\n"};
+    char path[64] = "";
+    if (rank_ == 0) snprintf(path, sizeof path, "/tmp/spira-dist-read-%ld.mtx", (long)getpid());
+    MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        if (rank_ == 0) {
+            FILE *fp = fopen(path, "w");
+            fputs(texts[t], fp);
+            fclose(fp);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        spira_matrix G;
+        ck_assert_int_eq(spira_matrix_read_mm(ctx, path, SPIRA_R64, &G), SPIRA_OK);
+        spira_dist_matrix A = NULL;
+        spira_status s = spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, path, SPIRA_R64,
+                                                   SPIRA_DIST_EVEN, &A);
+        ck_all(s == SPIRA_OK, "file %d: %s", (int)t, spira_last_error(ctx));
+        spira_dist_matrix_info di;
+        spira_dist_matrix_get_info(A, &di);
+        ck_all(di.nnz == G->csr.nnz, "file %d: %lld entries, one process %d", (int)t,
+               (long long)di.nnz, G->csr.nnz);
+        check_spmv(ctx, G, A, "a small file read by the ranks");
+        spira_dist_matrix_destroy(A);
+        spira_matrix_destroy(G);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    /* a column index out of range on line 7, which some rank reads: all say so */
+    if (rank_ == 0) {
+        FILE *fp = fopen(path, "w");
+        fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n%% a comment\n"
+                    "4 4 5\n1 1 1.0\n2 2 2.0\n\n4 9 1.5\n3 3 3.0\n");
+        fclose(fp);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    spira_dist_matrix B = NULL;
+    spira_status s = spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, path, SPIRA_R64,
+                                               SPIRA_DIST_EVEN, &B);
+    ck_all(s == SPIRA_ERR_PARSE && strstr(spira_last_error(ctx), ":7: column index 9 outside") &&
+               !B, "%s: %s", spira_status_name(s), spira_last_error(ctx));
+    /* and one entry short */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) {
+        FILE *fp = fopen(path, "w");
+        fprintf(fp, "%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n1 1\n2 1\n");
+        fclose(fp);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    s = spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, path, SPIRA_R64, SPIRA_DIST_EVEN, &B);
+    ck_all(s == SPIRA_ERR_PARSE && strstr(spira_last_error(ctx), "holds 2 entries") && !B,
+           "%s: %s", spira_status_name(s), spira_last_error(ctx));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) remove(path);
+    ck_all(spira__alloc_live() == live, "leaked %ld blocks", spira__alloc_live() - live);
     spira_context_destroy(ctx);
 }
 END_TEST
@@ -804,6 +901,7 @@ Suite *suite_dist(void)
     tcase_add_test(tc, dist_vectors_round_trip);
     tcase_add_test(tc, dist_spmv_matches_one_process);
     tcase_add_test(tc, dist_spmv_block_formats);
+    tcase_add_test(tc, dist_read_mm_is_the_file);
     tcase_add_loop_test(tc, dist_solve_matches_one_process, 0,
                         3 * (int)(sizeof solve_cases / sizeof *solve_cases));
     tcase_add_test(tc, dist_power_matches_one_process);
