@@ -7,7 +7,7 @@ bench_mmread_bench_SOURCES = bench/mmread-bench.c
 bench_mmread_bench_LDADD = libspira_core.la
 EXTRA_DIST += bench/gpu-session.sh
 EXTRA_DIST += bench/gpu-sanitize.sh bench/gpu-irregular.sh bench/gen-irregular.py
-EXTRA_DIST += bench/gpu-gf2.sh bench/gpu-krylov.sh
+EXTRA_DIST += bench/gpu-gf2.sh bench/gpu-krylov.sh bench/gpu-dist.sh
 EXTRA_DIST += bench/time-to-solution.sh bench/tts-table.py
 EXTRA_DIST += bench/mmread-compare.py
 EXTRA_DIST += bench/sell-padding.py
@@ -17,3 +17,11 @@ check_PROGRAMS += bench/trisolve-bench
 bench_trisolve_bench_SOURCES = bench/trisolve-bench.c
 bench_trisolve_bench_LDADD = libspira_core.la
 EXTRA_DIST += bench/trisolve-sweeps.sh
+# the distributed iteration's parts timed apart (--with-mpi; GPUs with --with-nccl): the
+# halo exchange, the blocks' multiplies, the allreduces (doc/scaling.md)
+if HAVE_MPI
+check_PROGRAMS += bench/dist-costs
+endif
+bench_dist_costs_SOURCES = bench/dist-costs.c
+bench_dist_costs_CPPFLAGS = $(LAYER_I_dist) $(MPI_CFLAGS) -DSPIRA_BUILDING
+bench_dist_costs_LDADD = libspira_core.la $(MPI_LIBS)

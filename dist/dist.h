@@ -11,12 +11,15 @@
 #include "spira_mpi.h"
 #include "spmv.h"
 #include "solver.h"
+#include "dist_gpu.h"
 
 /* ---- the layout (layout.c) ---------------------------------------------------------- */
 
 /* Which rows each rank owns, counted by the matrix and vectors that share it. */
 typedef struct {
+    spira_context ctx; /* where its matrices and vectors compute */
     MPI_Comm comm;   /* a duplicate of the caller's: our messages never meet theirs */
+    spira__nccl *gpu; /* a CUDA context's NCCL communicator over the same ranks, else NULL */
     int rank, size;
     int64_t n;       /* global rows */
     int64_t *starts; /* size + 1: rank r owns [starts[r], starts[r + 1]) */
@@ -42,9 +45,14 @@ spira__dist_layout *spira__dist_layout_ref(spira__dist_layout *L);
 void spira__dist_layout_unref(spira__dist_layout *L); /* NULL is fine; not collective */
 /* The rank owning global row g (0 <= g < n). */
 int spira__dist_owner(const spira__dist_layout *L, int64_t g);
-/* v[0..k) summed over all ranks in place, in double (one MPI_Allreduce, counted). */
+/* v[0..k) (host) summed over all ranks in place, in double: one MPI_Allreduce, or on the
+ * GPU path one ncclAllReduce (counted). */
 spira_status spira__dist_sum(spira_context ctx, spira__dist_layout *L, int k, double *v);
-/* A CPU context, or SPIRA_ERR_UNSUPPORTED saying why not (the GPU path is NCCL's, to come). */
+/* The same for device partials d[0..k) on the GPU path, enqueued on the context's stream
+ * (the solvers' fused reductions: spira__solve_comm.dsum). */
+spira_status spira__dist_sum_device(spira_context ctx, spira__dist_layout *L, int k, double *d);
+/* A CPU context, or a CUDA one in a library built --with-nccl; else SPIRA_ERR_UNSUPPORTED
+ * saying why not. */
 spira_status spira__dist_check_context(spira_context ctx);
 
 /* ---- the halo exchange (halo.c) ----------------------------------------------------
@@ -53,9 +61,10 @@ spira_status spira__dist_check_context(spira_context ctx);
  * recv_rank[i]) and sends the x entries others read (send_idx[send_off[i] ..
  * send_off[i + 1]) are local indices, sent to send_rank[i]). An exchange is start (pack
  * the sends, post every receive and send) and finish (wait for them all); what runs
- * between them overlaps the transfer. The transport is MPI point-to-point on host
- * buffers; a GPU transport (NCCL's grouped send/recv, a pack kernel) plugs in at start and
- * finish with the same pattern. */
+ * between them overlaps the transfer. On the CPU the transport is MPI point-to-point on
+ * host buffers; on a CUDA context (a layout with an NCCL communicator) gpu does the same
+ * pattern on the device (a pack kernel, NCCL's grouped send/recv: dist_gpu.h), and the
+ * host buffers serve only the reverse exchange of flags. */
 typedef struct {
     spira__dist_layout *L;
     spira_dtype dtype;
@@ -67,6 +76,7 @@ typedef struct {
     void *send_buf;               /* send_off[nsend] values of dtype */
     MPI_Request *req;             /* nrecv + nsend */
     int posted;                   /* an exchange is in flight */
+    spira__nccl_halo *gpu;        /* the GPU exchange, or NULL on the CPU */
 } spira__halo;
 
 /* The pattern for ghosts ghost[0..nghost) (sorted, distinct, none of them this rank's). */
@@ -90,7 +100,14 @@ struct spira_dist_matrix_s {
     spira_dtype dtype;
     int64_t nnz;            /* global */
     spira_matrix diag;      /* local x local */
-    spira_matrix offdiag;   /* local x nghost; NULL when nghost is 0 */
+    /* orows x nghost, NULL when nghost is 0: only the rows with a remote column, so its
+     * multiply costs its entries, not the rank's rows (PETSc's compressed rows of MPIAIJ's
+     * B): a 3-D Laplacian's rank has one plane of such rows out of its n/p planes */
+    spira_matrix offdiag;
+    int32_t orows;          /* its rows */
+    int32_t *orow;          /* the local row of each, ascending (host) */
+    int32_t *dorow;         /* the same where ctx computes (spira__mem_alloc) */
+    spira_vector otmp;      /* orows values: its product, before it is added into y */
     int64_t *ghost;         /* nghost global column indices, ascending */
     int32_t nghost;
     spira__halo *halo;
@@ -123,6 +140,10 @@ spira_status spira__dist_vectors_match(spira_dist_matrix A, spira_dist_vector x,
                                        spira_dist_vector y, const char *yn);
 
 /* ---- the operator (spmv.c) ----------------------------------------------------------- */
+
+/* y[orow[i]] += t[i] for i < A->orows, where ctx computes (the off-diagonal block's product
+ * added to the rows it belongs to). */
+spira_status spira__dist_add_offdiag(spira_dist_matrix A, const spira_vector t, void *y);
 
 /* The blocks' plans for a caller expecting about `expect` multiplies (auto weighs its
  * choice by it), kept in A for spira__dist_spmv_local. Local: the caller agrees on it. */

@@ -10,6 +10,9 @@
  * VecScatter does; at thousands of ranks a sparse discovery (MPI_Dist_graph, or the NBX
  * protocol of Hoefler et al. 2010) would replace the two all-to-alls, not the exchange.
  *
+ * On GPUs (a layout with an NCCL communicator) the same lists drive dist/nccl.cu's exchange
+ * between the devices; the host buffers then serve only the reverse exchange of flags.
+ *
  * An exchange, per neighbor pair, is one message each way when both read from the other:
  * rank r posts a receive from every owner it reads from, packs the entries it sends into
  * one buffer (in send-list order) and posts a send to every reader. Messages carry one tag
@@ -30,7 +33,8 @@ static MPI_Datatype mpi_type(spira_dtype t)
 void spira__halo_destroy(spira__halo *h)
 {
     if (!h) return;
-    if (h->posted) MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE);
+    if (h->posted && !h->gpu) MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE);
+    if (h->L) spira__nccl_halo_destroy(h->L->ctx, h->gpu);
     spira__free(h->recv_rank);
     spira__free(h->send_rank);
     spira__free(h->recv_off);
@@ -130,14 +134,20 @@ spira_status spira__halo_create(spira_context ctx, spira__dist_layout *L, spira_
             h->send_idx[k] = (int32_t)local;
     }
     s = spira__dist_agree(ctx, L->comm, s);
+    /* on GPUs: the same lists, the send list on the device */
+    if (s == SPIRA_OK && L->gpu) {
+        s = spira__nccl_halo_create(ctx, L->gpu, dtype, h->nrecv, h->recv_rank, h->recv_off,
+                                    h->nsend, h->send_rank, h->send_off, h->send_idx, &h->gpu);
+        s = spira__dist_agree(ctx, L->comm, s);
+    }
 done:
     spira__free(want);
     spira__free(asked);
+    if (h) h->L = L;
     if (s != SPIRA_OK) {
         spira__halo_destroy(h);
         return s;
     }
-    h->L = L;
     h->dtype = dtype;
     h->nghost = nghost;
     *out = h;
@@ -155,6 +165,12 @@ done:
 spira_status spira__halo_start(spira_context ctx, spira__halo *h, const void *x, void *ghost_out)
 {
     if (h->posted) return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "halo exchange already posted");
+    if (h->gpu) {
+        h->L->exchanges++;
+        SPIRA__TRY(spira__nccl_halo_start(ctx, h->gpu, x, ghost_out));
+        h->posted = 1;
+        return SPIRA_OK;
+    }
     const size_t es = spira_dtype_size(h->dtype);
     const MPI_Datatype t = mpi_type(h->dtype);
     const int32_t n = h->send_off[h->nsend];
@@ -183,6 +199,7 @@ spira_status spira__halo_finish(spira_context ctx, spira__halo *h)
 {
     if (!h->posted) return SPIRA_OK;
     h->posted = 0;
+    if (h->gpu) return spira__nccl_halo_finish(ctx, h->gpu);
     if (MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "the halo exchange failed");
     return SPIRA_OK;

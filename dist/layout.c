@@ -41,12 +41,28 @@ spira_status spira__dist_agree(spira_context ctx, MPI_Comm comm, spira_status s)
 spira_status spira__dist_check_context(spira_context ctx)
 {
     if (!ctx) return SPIRA_ERR_INVALID_ARG;
-    if (ctx->backend != SPIRA_BACKEND_CPU)
+    if (ctx->backend != SPIRA_BACKEND_CPU && !spira__nccl_built())
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
-                            "distributed matrices run on the CPU backend only (the GPU "
-                            "path, with NCCL between GPUs, is not built yet): create the "
-                            "context with SPIRA_BACKEND_CPU");
+                            "distributed matrices on GPUs need NCCL, and this library was "
+                            "built without it: configure --with-mpi --with-nccl (one rank "
+                            "per GPU), or create the context with SPIRA_BACKEND_CPU");
     return SPIRA_OK;
+}
+
+/* The layout's NCCL communicator over the ranks of L->comm: rank 0's id to all (MPI),
+ * then every rank joins. Collective and agreed. */
+static spira_status nccl_join(spira_context ctx, spira__dist_layout *L)
+{
+    const size_t bytes = spira__nccl_id_bytes();
+    char *id = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&id, bytes, 1, "NCCL id");
+    if (s == SPIRA_OK && L->rank == 0) s = spira__nccl_unique_id(ctx, id);
+    s = spira__dist_agree(ctx, L->comm, s);
+    if (s == SPIRA_OK && MPI_Bcast(id, (int)bytes, MPI_BYTE, 0, L->comm) != MPI_SUCCESS)
+        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Bcast of the NCCL id failed");
+    if (s == SPIRA_OK) s = spira__nccl_create(ctx, id, L->size, L->rank, &L->gpu);
+    spira__free(id);
+    return spira__dist_agree(ctx, L->comm, s);
 }
 
 spira_status spira__dist_layout_create(spira_context ctx, MPI_Comm comm, int64_t n,
@@ -107,6 +123,14 @@ spira_status spira__dist_layout_create(spira_context ctx, MPI_Comm comm, int64_t
                              INT32_MAX);
     }
     spira__free(counts);
+    /* one backend for all: the GPU path's collectives (NCCL) are not the CPU's (MPI) */
+    int be[2] = {(int)ctx->backend, -(int)ctx->backend};
+    if (MPI_Allreduce(MPI_IN_PLACE, be, 2, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS && s == SPIRA_OK)
+        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Allreduce of the backends failed");
+    else if (s == SPIRA_OK && be[0] != -be[1])
+        s = spira__error(ctx, SPIRA_ERR_INVALID_ARG, "the ranks' contexts mix the CPU and CUDA "
+                         "backends; a distributed matrix computes on one (every rank a CPU "
+                         "context, or every rank a GPU)");
     s = spira__dist_agree(ctx, comm, s);
     if (s == SPIRA_OK && MPI_Comm_dup(comm, &L->comm) != MPI_SUCCESS)
         s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Comm_dup failed");
@@ -121,6 +145,14 @@ spira_status spira__dist_layout_create(spira_context ctx, MPI_Comm comm, int64_t
     L->first = L->starts[rank];
     L->local = (int32_t)(L->starts[rank + 1] - L->first);
     L->refs = 1;
+    L->ctx = ctx;
+    if (ctx->backend == SPIRA_BACKEND_CUDA) {
+        s = nccl_join(ctx, L);
+        if (s != SPIRA_OK) {
+            spira__dist_layout_unref(L);
+            return s;
+        }
+    }
     *out = L;
     return SPIRA_OK;
 }
@@ -136,6 +168,7 @@ void spira__dist_layout_unref(spira__dist_layout *L)
     if (!L || --L->refs > 0) return;
     /* MPI_Comm_free marks the duplicate for release once its pending operations are done;
      * every rank frees its own when its last matrix or vector goes */
+    spira__nccl_destroy(L->ctx, L->gpu);
     MPI_Comm_free(&L->comm);
     spira__free(L->starts);
     spira__free(L);
@@ -156,7 +189,17 @@ int spira__dist_owner(const spira__dist_layout *L, int64_t g)
 spira_status spira__dist_sum(spira_context ctx, spira__dist_layout *L, int k, double *v)
 {
     L->reductions++;
+    if (L->gpu) return spira__nccl_sum_host(ctx, L->gpu, k, v);
     if (MPI_Allreduce(MPI_IN_PLACE, v, k, MPI_DOUBLE, MPI_SUM, L->comm) != MPI_SUCCESS)
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Allreduce of %d sums failed", k);
     return SPIRA_OK;
+}
+
+spira_status spira__dist_sum_device(spira_context ctx, spira__dist_layout *L, int k, double *d)
+{
+    L->reductions++;
+    if (!L->gpu)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "a sum of device values on a "
+                            "distributed layout without GPUs");
+    return spira__nccl_sum_device(ctx, L->gpu, k, d);
 }

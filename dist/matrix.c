@@ -3,6 +3,7 @@
  * columns it owns) and the off-diagonal block (the others, renumbered 0..nghost-1 in
  * ascending global order), each canonicalized by lib/'s CSR code (sorted, duplicates
  * summed) and wrapped as an ordinary spira_matrix; then the halo pattern for the ghosts.
+ * The off-diagonal block keeps only the rows that have a remote column (orow maps them back).
  * The constructors: from each rank's rows, and scattered from a global matrix on one rank.
  */
 #include "dist.h"
@@ -35,6 +36,9 @@ void spira_dist_matrix_destroy(spira_dist_matrix A)
     spira_vector_destroy(A->dangling);
     spira__halo_destroy(A->halo);
     spira_vector_destroy(A->ghost_x);
+    spira_vector_destroy(A->otmp);
+    if (A->dorow) spira__mem_free(A->ctx, A->dorow);
+    spira__free(A->orow);
     spira_matrix_destroy(A->diag);
     spira_matrix_destroy(A->offdiag);
     spira__free(A->ghost);
@@ -94,10 +98,15 @@ static spira_status split(spira_context ctx, spira_dist_matrix A, const int64_t 
     for (int64_t k = 0; k < no; k++)
         if (ng == 0 || A->ghost[k] != A->ghost[ng - 1]) A->ghost[ng++] = A->ghost[k];
     A->nghost = ng;
-    /* the blocks, in the caller's order (canonicalized below) */
-    int32_t kd = 0, ko = 0;
+    /* the blocks, in the caller's order (canonicalized below); the off-diagonal one only
+     * over the rows with a remote column, each remembered in orow */
+    if (ng > 0) s = spira__alloc(ctx, (void **)&A->orow, (size_t)m + 1, sizeof *A->orow,
+                                 "off-diagonal rows");
+    if (s != SPIRA_OK) goto done;
+    int32_t kd = 0, ko = 0, nr = 0;
     drp[0] = orp[0] = 0;
     for (int32_t i = 0; i < m; i++) {
+        const int32_t ko0 = ko;
         for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
             const int local = ci[k] >= lo && ci[k] < hi;
             if (local) dci[kd] = (int32_t)(ci[k] - lo);
@@ -108,13 +117,23 @@ static spira_status split(spira_context ctx, spira_dist_matrix A, const int64_t 
             else ko++;
         }
         drp[i + 1] = kd;
-        orp[i + 1] = ko;
+        if (ko > ko0) {
+            A->orow[nr++] = i;
+            orp[nr] = ko;
+        }
     }
+    A->orows = nr;
     s = spira__csr_from_arrays(ctx, m, m, drp, dci, dval, A->dtype, &dc);
     if (s == SPIRA_OK) s = spira__matrix_wrap(ctx, &dc, symmetric, &A->diag);
-    if (s == SPIRA_OK && ng > 0) s = spira__csr_from_arrays(ctx, m, ng, orp, oci, oval, A->dtype, &oc);
+    if (s == SPIRA_OK && ng > 0) s = spira__csr_from_arrays(ctx, nr, ng, orp, oci, oval, A->dtype, &oc);
     if (s == SPIRA_OK && ng > 0) s = spira__matrix_wrap(ctx, &oc, 0, &A->offdiag);
     if (s == SPIRA_OK && ng > 0) s = spira_vector_create(ctx, ng, A->dtype, &A->ghost_x);
+    if (s == SPIRA_OK && ng > 0) s = spira_vector_create(ctx, nr, A->dtype, &A->otmp);
+    if (s == SPIRA_OK && ng > 0) s = spira__mem_alloc(ctx, (void **)&A->dorow,
+                                                       (size_t)nr * sizeof *A->dorow,
+                                                       "off-diagonal rows");
+    if (s == SPIRA_OK && ng > 0) s = spira__mem_upload(ctx, A->dorow, A->orow,
+                                                        (size_t)nr * sizeof *A->dorow);
 done:
     spira__free(drp);
     spira__free(dci);

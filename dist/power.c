@@ -60,11 +60,15 @@ static spira_status transition_build(spira_dist_matrix G)
         memset(cnt, 0, (size_t)p * sizeof *cnt);
         for (int32_t g = 0; g < G->nghost; g++) owner[g] = spira__dist_owner(L, G->ghost[g]);
     }
+    /* the off-diagonal block holds only the rows with a remote column: ro walks them */
+    int32_t ro = 0;
     for (int32_t i = 0; s == SPIRA_OK && i < m; i++) {
         double sum = 0;
+        const int has_o = o && ro < G->orows && G->orow[ro] == i;
         for (int b = 0; b < 2 && s == SPIRA_OK; b++) {
-            const spira__csr *c = b ? o : d;
-            for (int32_t k = c ? c->row_ptr[i] : 0; c && k < c->row_ptr[i + 1]; k++) {
+            const spira__csr *c = b ? (has_o ? o : NULL) : d;
+            const int32_t ri = b ? ro : i;
+            for (int32_t k = c ? c->row_ptr[ri] : 0; c && k < c->row_ptr[ri + 1]; k++) {
                 const double w = spira__get(c->val, c->dtype, k);
                 const int64_t j = b ? G->ghost[c->col_idx[k]] : L->first + c->col_idx[k];
                 if (!isfinite(w) || w < 0) {
@@ -84,6 +88,7 @@ static spira_status transition_build(spira_dist_matrix G)
             s = spira__error(ctx, SPIRA_ERR_NONFINITE, "PageRank: the weights of row %lld "
                              "(1-based) sum to %g", (long long)(L->first + i + 1), sum);
         if (s == SPIRA_OK) inv[i] = sum > 0 ? 1.0 / sum : 0.0;
+        ro += has_o;
     }
     int64_t total = 0;
     for (int r = 0; s == SPIRA_OK && r < p; r++) {
@@ -97,10 +102,13 @@ static spira_status transition_build(spira_dist_matrix G)
     if (s == SPIRA_OK) {
         int *next = rcnt; /* scratch until the counts arrive */
         memcpy(next, at, (size_t)p * sizeof *next);
-        for (int32_t i = 0; i < m; i++)
+        ro = 0;
+        for (int32_t i = 0; i < m; i++) {
+            const int has_o = o && ro < G->orows && G->orow[ro] == i;
             for (int b = 0; b < 2; b++) {
-                const spira__csr *c = b ? o : d;
-                for (int32_t k = c ? c->row_ptr[i] : 0; c && k < c->row_ptr[i + 1]; k++) {
+                const spira__csr *c = b ? (has_o ? o : NULL) : d;
+                const int32_t ri = b ? ro : i;
+                for (int32_t k = c ? c->row_ptr[ri] : 0; c && k < c->row_ptr[ri + 1]; k++) {
                     const int r = b ? owner[c->col_idx[k]] : L->rank;
                     const int64_t q = next[r]++;
                     sidx[2 * q] = b ? G->ghost[c->col_idx[k]] : L->first + c->col_idx[k];
@@ -108,6 +116,8 @@ static spira_status transition_build(spira_dist_matrix G)
                     sval[q] = spira__get(c->val, c->dtype, k) * inv[i];
                 }
             }
+            ro += has_o;
+        }
     }
     s = spira__dist_agree(ctx, L->comm, s);
     /* phase 2: the counts, then the entries */

@@ -2,7 +2,8 @@
  * solve.c - spira_dist_solve: the solvers of solvers/ run on each rank's rows, unchanged in
  * their math. They see a distributed solve through spira__solve_comm (solvers/solver.h):
  * the operator is the distributed SpMV (spmv.c), every reduction a local sum plus one
- * MPI_Allreduce, and each setup's status agreed over the ranks; their own code (cg.c,
+ * MPI_Allreduce (on GPUs one ncclAllReduce of the device partials, before the reduction's
+ * one wait), and each setup's status agreed over the ranks; their own code (cg.c,
  * bicgstab.c, jacobi.c), the dispatcher's true-residual restarts and its reasons and
  * messages are the one-process ones. The preconditioner is built from the diagonal block:
  * Jacobi's D^-1 is the global one, ILU(0)/ILUT are block Jacobi.
@@ -27,6 +28,12 @@ static spira_status sum(void *data, int k, double *v)
     return spira__dist_sum(A->ctx, A->L, k, v);
 }
 
+static spira_status dsum(void *data, int k, double *dv)
+{
+    spira_dist_matrix A = (spira_dist_matrix)data;
+    return spira__dist_sum_device(A->ctx, A->L, k, dv);
+}
+
 static spira_status agree(void *data, spira_status s)
 {
     spira_dist_matrix A = (spira_dist_matrix)data;
@@ -35,8 +42,9 @@ static spira_status agree(void *data, spira_status s)
 
 spira__solve_comm spira__dist_comm(spira_dist_matrix A)
 {
-    const spira__solve_comm c = {.op = op, .sum = sum, .agree = agree, .data = A,
-                                 .global_rows = A->L->n, .first_row = A->L->first};
+    const spira__solve_comm c = {.op = op, .sum = sum, .dsum = A->L->gpu ? dsum : NULL,
+                                 .agree = agree, .data = A, .global_rows = A->L->n,
+                                 .first_row = A->L->first};
     return c;
 }
 
@@ -50,20 +58,27 @@ static spira_status empty_line(spira_dist_matrix A, int64_t *line, int *is_col)
     unsigned char *seen = NULL;
     *line = -1;
     *is_col = 0;
-    spira_status s = spira__alloc(A->ctx, (void **)&seen, (size_t)L->local + A->nghost + 1, 1,
-                                  "column marks");
+    /* seen: the local columns, then the ghosts, then the rows (which hold a nonzero) */
+    const size_t cols = (size_t)L->local + A->nghost;
+    spira_status s = spira__alloc(A->ctx, (void **)&seen, cols + L->local + 1, 1, "column marks");
     s = spira__dist_agree(A->ctx, L->comm, s);
     if (s != SPIRA_OK) return s;
-    memset(seen, 0, (size_t)L->local + A->nghost);
+    unsigned char *row = seen + cols;
+    memset(seen, 0, cols + L->local);
     int64_t first[2] = {INT64_MAX, INT64_MAX}; /* row, column */
-    for (int32_t i = 0; i < L->local; i++) {
-        int any = 0;
+    for (int32_t i = 0; i < L->local; i++)
         for (int32_t k = d->row_ptr[i]; k < d->row_ptr[i + 1]; k++)
-            if (spira__get(d->val, d->dtype, k) != 0) any = seen[d->col_idx[k]] = 1;
-        for (int32_t k = o ? o->row_ptr[i] : 0; o && k < o->row_ptr[i + 1]; k++)
-            if (spira__get(o->val, o->dtype, k) != 0) any = seen[L->local + o->col_idx[k]] = 1;
-        if (!any && first[0] == INT64_MAX) first[0] = L->first + i;
-    }
+            if (spira__get(d->val, d->dtype, k) != 0) row[i] = seen[d->col_idx[k]] = 1;
+    /* the off-diagonal block's rows are the compressed ones: orow[r] is the local row */
+    for (int32_t r = 0; o && r < o->nrows; r++)
+        for (int32_t k = o->row_ptr[r]; k < o->row_ptr[r + 1]; k++)
+            if (spira__get(o->val, o->dtype, k) != 0)
+                row[A->orow[r]] = seen[L->local + o->col_idx[k]] = 1;
+    for (int32_t i = 0; i < L->local; i++)
+        if (!row[i]) {
+            first[0] = L->first + i;
+            break;
+        }
     s = spira__halo_reverse_or(A->ctx, A->halo, seen + L->local, seen);
     for (int32_t j = 0; j < L->local; j++)
         if (!seen[j]) {

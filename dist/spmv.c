@@ -4,13 +4,35 @@
  *   post the halo exchange of x       (every rank's sends and receives in flight)
  *   y <- alpha A_diag x + beta y      (the local columns: needs nothing from others)
  *   wait for the ghosts
- *   y <- y + alpha A_offdiag x_ghost  (the remote columns, compressed)
+ *   t <- alpha A_offdiag x_ghost      (the remote columns, compressed; only the rows that
+ *   y[orow] <- y[orow] + t             have one, so it costs its entries, not all rows)
  *
  * Bytes moved per multiply on a rank besides the two blocks' own: the sends packed
- * (send_values entries read and written), and send_values + ghosts entries over the
+ * (send_values entries read and written), the off-diagonal rows' products (orows entries
+ * written, read and added into y), and send_values + ghosts entries over the
  * network in recv_neighbors + send_neighbors messages (spira_dist_matrix_info).
  */
 #include "dist.h"
+
+spira_status spira__dist_add_offdiag(spira_dist_matrix A, const spira_vector t, void *y)
+{
+    if (A->ctx->backend == SPIRA_BACKEND_CUDA)
+        return spira__nccl_scatter_add(A->ctx, A->orows, A->dtype, A->dorow, t->data, y);
+    const int32_t *r = A->orow;
+    if (A->dtype == SPIRA_R64)
+        for (int32_t i = 0; i < A->orows; i++) ((double *)y)[r[i]] += ((const double *)t->data)[i];
+    else
+        for (int32_t i = 0; i < A->orows; i++) ((float *)y)[r[i]] += ((const float *)t->data)[i];
+    return SPIRA_OK;
+}
+
+/* y <- y + alpha A_offdiag ghost: the compressed rows' product, then added into theirs */
+static spira_status offdiag_add(spira_dist_matrix A, spira__spmv_plan *po, double alpha,
+                                const void *ghost, void *y)
+{
+    SPIRA__TRY(spira__spmv_apply(po, alpha, ghost, 0.0, A->otmp->data));
+    return spira__dist_add_offdiag(A, A->otmp, y);
+}
 
 spira_status spira__dist_prepare(spira_dist_matrix A, double expect)
 {
@@ -28,7 +50,7 @@ spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vec
     spira_status s = spira__spmv_apply(A->pd, alpha, x->data, beta, y->data);
     spira_status t = spira__halo_finish(A->ctx, A->halo);
     if (s == SPIRA_OK) s = t;
-    if (s == SPIRA_OK && A->po) s = spira__spmv_apply(A->po, alpha, ghost, 1.0, y->data);
+    if (s == SPIRA_OK && A->po) s = offdiag_add(A, A->po, alpha, ghost, y->data);
     return s;
 }
 
@@ -56,7 +78,7 @@ spira_status spira_dist_spmv(double alpha, spira_dist_matrix A, spira_dist_vecto
     spira_status t = h == SPIRA_OK ? spira__halo_finish(A->ctx, A->halo) : h;
     MPI_Wait(&agree, MPI_STATUS_IGNORE);
     if (s == SPIRA_OK) s = t;
-    if (s == SPIRA_OK && po) s = spira__spmv_apply(po, alpha, ghost, 1.0, y->local->data);
+    if (s == SPIRA_OK && po) s = offdiag_add(A, po, alpha, ghost, y->local->data);
     if (first == L->size) return s; /* no plan failed; an MPI failure is every rank's own */
     /* a plan failed: every rank takes part in the agreement that names it */
     return spira__dist_agree(A->ctx, L->comm, mine == L->size ? SPIRA_OK : s);

@@ -1,6 +1,9 @@
 bin_PROGRAMS += examples/spira-solve examples/spira-pagerank
-examples_spira_solve_SOURCES = examples/spira-solve.c examples/cli.c examples/cli.h
-examples_spira_solve_LDADD = libspira.la
+# the drivers run under mpirun too (--with-mpi): only dist_cli.c sees mpi.h
+examples_spira_solve_SOURCES = examples/spira-solve.c examples/cli.c examples/cli.h \
+	examples/dist_cli.c examples/dist_cli.h
+examples_spira_solve_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+examples_spira_solve_LDADD = libspira.la $(MPI_LIBS)
 # the SpMV benchmark reads plan timings and the event timer: internal API, so libspira_core
 bin_PROGRAMS += examples/spira-spmv
 examples_spira_spmv_SOURCES = examples/spira-spmv.c examples/cli.c examples/cli.h
@@ -10,8 +13,10 @@ bin_PROGRAMS += examples/spira-gf2
 examples_spira_gf2_SOURCES = examples/spira-gf2.c examples/cli.c examples/cli.h
 examples_spira_gf2_LDADD = libspira_core.la
 
-examples_spira_pagerank_SOURCES = examples/spira-pagerank.c examples/cli.c examples/cli.h
-examples_spira_pagerank_LDADD = libspira.la
+examples_spira_pagerank_SOURCES = examples/spira-pagerank.c examples/cli.c examples/cli.h \
+	examples/dist_cli.c examples/dist_cli.h
+examples_spira_pagerank_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+examples_spira_pagerank_LDADD = libspira.la $(MPI_LIBS)
 
 # The copyable example: built and run by `make check` (exit 0 = right answers) ...
 check_PROGRAMS += examples/spira-example

@@ -3,7 +3,9 @@
  *
  * Every rank makes its own rows of the 3-D Poisson matrix on an m^3 grid (no rank holds
  * the whole matrix), solves A x = b for b = A * ones with Jacobi-preconditioned CG, and
- * checks x against the ones it should be. Rank 0 prints the report.
+ * checks x against the ones it should be. Rank 0 prints the report. Each rank computes on
+ * its own GPU when there is one (device = the rank's number on its host) and the library
+ * has the GPU path (--with-nccl), else on the CPU.
  *
  *     mpicc spira-dist-example.c $(pkg-config --cflags --libs spira) -o spira-dist-example
  *     mpirun -np 4 ./spira-dist-example [m]
@@ -33,17 +35,31 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const long m = argc > 1 ? atol(argv[1]) : 24;
 
-    /* each rank its own CPU context */
+    /* each rank its own context: one GPU a rank, numbered by the rank's place on its host */
+    MPI_Comm host;
+    int local;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
+    MPI_Comm_rank(host, &local);
+    MPI_Comm_free(&host);
     spira_context ctx;
-    spira_context_opts co = {.backend = SPIRA_BACKEND_CPU};
+    spira_context_opts co = {.backend = SPIRA_BACKEND_AUTO, .device = local};
     if (spira_context_create(&ctx, &co) != SPIRA_OK) {
         fprintf(stderr, "spira-dist-example: %s\n", spira_last_error(ctx));
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     spira_dist_matrix A = NULL;
     spira_dist_vector ones = NULL, b = NULL, x = NULL;
-    bad = failed(ctx, spira_dist_matrix_laplacian(ctx, MPI_COMM_WORLD, 3, m, SPIRA_R64,
-                                                  SPIRA_DIST_EVEN, &A), "Laplacian");
+    spira_status s = spira_dist_matrix_laplacian(ctx, MPI_COMM_WORLD, 3, m, SPIRA_R64,
+                                                 SPIRA_DIST_EVEN, &A);
+    if (s == SPIRA_ERR_UNSUPPORTED && spira_context_backend(ctx) == SPIRA_BACKEND_CUDA) {
+        /* a library without the GPU path (no --with-nccl): every rank on its CPU instead */
+        if (rank == 0) printf("on the CPU: %s\n", spira_last_error(ctx));
+        spira_context_destroy(ctx);
+        co.backend = SPIRA_BACKEND_CPU;
+        if (spira_context_create(&ctx, &co) != SPIRA_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+        s = spira_dist_matrix_laplacian(ctx, MPI_COMM_WORLD, 3, m, SPIRA_R64, SPIRA_DIST_EVEN, &A);
+    }
+    bad = failed(ctx, s, "Laplacian");
     if (!bad) bad = failed(ctx, spira_dist_vector_create(A, &ones), "vector");
     if (!bad) bad = failed(ctx, spira_dist_vector_create(A, &b), "vector");
     if (!bad) bad = failed(ctx, spira_dist_vector_create(A, &x), "vector");
@@ -66,10 +82,12 @@ int main(int argc, char **argv)
         free(h);
         MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (rank == 0)
-            printf("CG on the 3-D Laplacian, %lld rows over %d ranks: %s in %d iterations, "
+            printf("CG on the 3-D Laplacian, %lld rows over %d ranks (%s): %s in %d iterations, "
                    "relative residual %.2e, max |x - 1| = %.2e; rank 0 owns %d rows, receives "
                    "%d ghosts from %d ranks, %lld allreduces\n",
-                   (long long)di.nrows, di.ranks, spira_reason_string(info.reason),
+                   (long long)di.nrows, di.ranks,
+                   spira_context_backend(ctx) == SPIRA_BACKEND_CUDA ? "one GPU each" : "CPUs",
+                   spira_reason_string(info.reason),
                    info.iterations, info.rel_residual, err, di.local_rows, di.ghosts,
                    di.recv_neighbors, (long long)di.reductions);
         bad = !(err < 1e-6);

@@ -2,9 +2,12 @@
  * spira-pagerank - PageRank of a graph given as a Matrix Market adjacency matrix (entry
  * (i, j) is an edge i -> j; pattern files give weight 1, others weight the edges). Prints
  * the top K vertices (1-based ids) with their ranks, the iterations and the times; writes
- * the whole rank vector with --output.
+ * the whole rank vector with --output. Under `mpirun -np N` (a library built --with-mpi),
+ * with --dist or for --rmat, the same iteration distributed over the ranks, one GPU each
+ * (dist_cli.c).
  */
 #include "cli.h"
+#include "dist_cli.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -17,6 +20,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: spira-pagerank [options] graph.mtx[.gz]\n"
+            "       spira-pagerank [options] --rmat SCALE:EF   (Graph500's R-MAT graph)\n"
             "PageRank of the graph whose adjacency matrix is graph.mtx (A(i,j) != 0: an\n"
             "edge i -> j; weights >= 0 make the walk proportional to them).\n"
             "  --alpha A           damping, the probability of following an edge (0.85)\n"
@@ -28,6 +32,15 @@ static void usage(FILE *f)
             "  --backend NAME      auto (default), cpu, cuda\n"
             "  --precision s|d     single or double (default d)\n"
             "  --output FILE       write the rank vector (Matrix Market array)\n"
+            "  --rmat SCALE:EF     the R-MAT graph of 2^SCALE vertices and EF 2^SCALE edges\n"
+            "                      (Graph500: a, b, c = 0.57, 0.19, 0.19), made by the ranks\n"
+            "                      themselves: a distributed run (--with-mpi)\n"
+            "  --seed S            R-MAT's seed (default 1)\n"
+            "  --repeat N          run N times, the transition built once (default 1)\n"
+            "  --dist              distributed run (a library built --with-mpi; the default\n"
+            "                      under mpirun with more than one rank): rows split evenly,\n"
+            "                      one GPU a rank (device = the rank's number on its host);\n"
+            "                      each rank reads its share of a file\n"
             "  --help              this text\n");
 }
 
@@ -47,7 +60,8 @@ typedef struct {
     spira_context_opts copts;
     spira_dtype dtype;
     spira_pagerank_opts o;
-    long long top;
+    long long top, rmat_scale, rmat_ef, seed;
+    int dist, repeat;
 } pagerank_args;
 
 /* Parse argv into a; 1 when --help was printed (exit 0). Exits 2 on a bad argument. */
@@ -58,9 +72,11 @@ static int parse_args(int argc, char **argv, pagerank_args *a)
         {"maxit", required_argument, 0, 'm'},  {"top", required_argument, 0, 'k'},
         {"format", required_argument, 0, 'f'}, {"backend", required_argument, 0, 'B'},
         {"precision", required_argument, 0, 'p'}, {"output", required_argument, 0, 'o'},
+        {"rmat", required_argument, 0, 'R'},   {"seed", required_argument, 0, 'S'},
+        {"repeat", required_argument, 0, 'r'}, {"dist", no_argument, 0, 'X'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     *a = (pagerank_args){.copts = {.backend = SPIRA_BACKEND_AUTO}, .dtype = SPIRA_R64,
-                         .top = 10};
+                         .top = 10, .seed = 1, .repeat = 1};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -76,13 +92,22 @@ static int parse_args(int argc, char **argv, pagerank_args *a)
         case 'B': a->copts.backend = cli_backend(optarg); break;
         case 'p': a->dtype = cli_precision(optarg); break;
         case 'o': a->output = optarg; break;
+        case 'R':
+            cli_int_pair("--rmat", optarg, "SCALE:EF", 1, 40, 1, 1024, &a->rmat_scale,
+                         &a->rmat_ef);
+            a->dist = 1;
+            break;
+        case 'S': a->seed = cli_int("--seed", optarg, 0, LLONG_MAX); break;
+        case 'r': a->repeat = (int)cli_int("--repeat", optarg, 1, 1000000); break;
+        case 'X': a->dist = 1; break;
         case 'h': usage(stdout); return 1;
         default: cli_bad_option(c, argv);
         }
     }
-    if (optind >= argc) cli_usage_error("no graph: give graph.mtx");
-    cli_positional(argc, argv, optind, 1, "one graph file");
-    a->path = argv[optind];
+    if (optind >= argc && !a->rmat_scale) cli_usage_error("no graph: give graph.mtx or --rmat");
+    cli_positional(argc, argv, optind, a->rmat_scale ? 0 : 1,
+                   a->rmat_scale ? "--rmat gives the graph" : "one graph file");
+    a->path = a->rmat_scale ? NULL : argv[optind];
     return 0;
 }
 
@@ -95,6 +120,15 @@ int main(int argc, char **argv)
     spira_dtype dtype = a.dtype;
     spira_pagerank_opts o = a.o;
     long long top = a.top;
+    if (cli_dist_wanted(a.dist)) {
+        const cli_dist_pagerank_args d = {.copts = a.copts, .dtype = dtype, .path = path,
+                                          .rmat_scale = (int)a.rmat_scale,
+                                          .rmat_edge_factor = (int)a.rmat_ef,
+                                          .seed = (unsigned long long)a.seed, .format = format,
+                                          .output = output, .o = o, .top = top,
+                                          .repeat = a.repeat};
+        return cli_dist_pagerank(&argc, &argv, &d);
+    }
     spira_context ctx;
     spira_status created = spira_context_create(&ctx, &a.copts); /* sets ctx, even on failure */
     cli_check(ctx, created, "creating the context");

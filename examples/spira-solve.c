@@ -1,8 +1,11 @@
 /*
  * spira-solve - solve A x = b from a Matrix Market file (or a generated Laplacian) and
  * print a short report: backend, format, iterations, true relative residual, times.
+ * Under `mpirun -np N` (a library built --with-mpi) or with --dist, the same solve
+ * distributed over the ranks, one GPU each (dist_cli.c).
  */
 #include "cli.h"
+#include "dist_cli.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -40,6 +43,10 @@ static void usage(FILE *f)
             "  --repeat N          solve N times (x from zero each time) and report the\n"
             "                      median of solves 2..N too: the first pays one-time\n"
             "                      costs (kernel loading, caches)\n"
+            "  --dist              distributed solve (a library built --with-mpi; the default\n"
+            "                      under mpirun with more than one rank): rows split evenly\n"
+            "                      over the ranks, one GPU a rank (device = the rank's number\n"
+            "                      on its host); each rank reads its share of a file\n"
             "  --help              this text\n");
 }
 
@@ -102,7 +109,7 @@ typedef struct {
     spira_dtype dtype;
     spira_solve_opts o;
     spira_solver_type type;
-    int every, repeat;
+    int every, repeat, dist;
 } solve_args;
 
 /* Parse argv into a; 1 when --help was printed (exit 0). Exits 2 on a bad argument. */
@@ -118,7 +125,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"degree", required_argument, 0, 'g'},  {"drop-tol", required_argument, 0, 'd'},
         {"fill", required_argument, 0, 'F'},    {"repeat", required_argument, 0, 'r'},
         {"dtol", required_argument, 0, 'D'},    {"help", no_argument, 0, 'h'},
-        {"trisolve-sweeps", required_argument, 0, 'K'},
+        {"trisolve-sweeps", required_argument, 0, 'K'}, {"dist", no_argument, 0, 'X'},
         {0, 0, 0, 0}};
     *a = (solve_args){.solver_name = "cg", .copts = {.backend = SPIRA_BACKEND_AUTO},
                       .dtype = SPIRA_R64, .repeat = 1};
@@ -154,6 +161,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'o': a->output = optarg; break;
         case 'r': a->repeat = (int)cli_int("--repeat", optarg, 1, 1000000); break;
         case 'L': a->lap = optarg; break;
+        case 'X': a->dist = 1; break;
         case 'h': usage(stdout); return 1;
         default: cli_bad_option(c, argv);
         }
@@ -194,6 +202,16 @@ int main(int argc, char **argv)
     else
         snprintf(precond_name, sizeof precond_name, "%s", precond_names[o.precond]);
 
+    if (cli_dist_wanted(a.dist)) {
+        const cli_dist_solve_args d = {.copts = a.copts, .dtype = dtype, .lap = lap,
+                                       .path = a.path, .rhs = rhs, .format = format,
+                                       .output = output, .solver_name = solver_name,
+                                       .precond_name = type == SPIRA_SOLVER_JACOBI
+                                                           ? "none (the iteration's own D^-1)"
+                                                           : precond_name,
+                                       .type = type, .o = o, .every = every, .repeat = repeat};
+        return cli_dist_solve(&argc, &argv, &d);
+    }
     spira_context ctx;
     spira_status created = spira_context_create(&ctx, &a.copts); /* sets ctx, even on failure */
     cli_check(ctx, created, "creating the context");

@@ -55,6 +55,12 @@ struct spira_context_s {
      * on. 0: never. */
     int cg_classic_at;
     int chosen;             /* the backend was AUTO's choice, not the caller's */
+    /* Set around one fused reduction of a distributed solve on the CUDA backend (solvers/
+     * common.c): the reduction hands its k device partials to sum_hook(sum_hook_data, k,
+     * partials) before it reads them back (lib/cuda/reduce.cuh), and clears the hook as it
+     * does, so the caller knows it ran. NULL otherwise. */
+    spira_status (*sum_hook)(void *data, int k, double *dpartials);
+    void *sum_hook_data;
     struct spira_context_s *host; /* a CPU context beside a CUDA one, for the solves that
                                    * run on the host (solvers/host_solve.c); made on first
                                    * use, destroyed with this one */

@@ -8,8 +8,9 @@
  * indices (so x, b and A x are laid out alike; a rank may own no rows). Each rank's rows
  * are two ordinary Spira matrices with 32-bit local indices:
  *   the diagonal block, local x local: the columns the rank owns (column j is j - first);
- *   the off-diagonal block, local x ghosts: the columns owned elsewhere that its rows
- *     touch, compressed and sorted by global index (so grouped by owner).
+ *   the off-diagonal block, the columns owned elsewhere that its rows touch, compressed
+ *     and sorted by global index (so grouped by owner), over only the rows that touch one
+ *     (compressed rows: its multiply costs its entries, not the rank's rows).
  * Each block has its own SpMV format ("auto" unless set through spira_dist_matrix_blocks).
  * An SpMV sends every rank the x entries ("ghosts") its off-diagonal block reads: the
  * pattern of who sends what to whom is built once, with the matrix; each multiply posts
@@ -20,8 +21,19 @@
  * same calls in the same order. Errors are too: when some ranks fail and others do not,
  * every rank returns the status of the lowest failing rank R, and spira_last_error says on
  * each "rank R: " and that rank's reason; when all fail (a global fact: a size mismatch,
- * not converged) each says the same thing itself. The context is each rank's own; it must be a CPU context (the
- * GPU path, with NCCL between GPUs, is not built yet: a CUDA context is refused).
+ * not converged) each says the same thing itself.
+ *
+ * The context is each rank's own and decides where its rows compute. A CPU context: the
+ * halo exchange and the sums go over MPI. A CUDA context (a library configured --with-nccl,
+ * else refused with SPIRA_ERR_UNSUPPORTED naming the option): one rank per GPU, the context
+ * naming the rank's device; ranks on one host pick device = their rank on the host
+ * (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED, or OMPI_COMM_WORLD_LOCAL_RANK under Open
+ * MPI). Both blocks and the vectors live on the device; each layout (a matrix and the
+ * vectors made from it) gets an NCCL communicator made once from the MPI one; the exchange
+ * is a pack kernel and NCCL send/receive on a second stream, overlapped with the diagonal
+ * block's multiply, and a solver's sums one ncclAllReduce of the device partials. Destroy
+ * distributed objects in the same order on every rank (NCCL's teardown may synchronize).
+ * All ranks of a matrix use the same backend (a mix is refused on every rank).
  */
 #ifndef SPIRA_MPI_H
 #define SPIRA_MPI_H
@@ -49,6 +61,18 @@ typedef struct spira_dist_vector_s *spira_dist_vector;
 SPIRA_API spira_status spira_dist_matrix_scatter(spira_context ctx, MPI_Comm comm, int root,
                                                  spira_matrix G, int64_t local_rows,
                                                  spira_dist_matrix *A);
+/* From a Matrix Market file read by every rank at once (the path must reach the same file
+ * on every rank): each maps it, parses the lines that start in its share of the body's
+ * bytes and sends every entry to its row's owner (MPI_Alltoallv), so no rank holds the
+ * whole matrix and sizes are 64-bit. Coordinate files as spira_matrix_read_mm reads them
+ * (real, integer or pattern; symmetric and skew-symmetric mirrored; repeated entries
+ * summed; errors name the file and line), square; except that an entry given in both
+ * triangles of a symmetric file is summed, not refused. A gzip file is inflated whole by
+ * every rank; an array file is read by rank 0 and scattered. local_rows as for
+ * spira_dist_matrix_scatter. */
+SPIRA_API spira_status spira_dist_matrix_read_mm(spira_context ctx, MPI_Comm comm,
+                                                 const char *path, spira_dtype dtype,
+                                                 int64_t local_rows, spira_dist_matrix *A);
 /* From each rank's own rows, the ranks' rows in rank order forming an n x n matrix with n
  * their total: row_ptr has local_rows + 1 offsets (row_ptr[0] = 0) into col_idx (global
  * 0-based column indices, any order; duplicates are summed) and val (dtype; NULL: ones).
@@ -92,7 +116,8 @@ typedef struct {
 
 SPIRA_API spira_status spira_dist_matrix_get_info(spira_dist_matrix A, spira_dist_matrix_info *info);
 /* This rank's two blocks, owned by A (NULL pointers skipped; *offdiag is NULL when no
- * column of this rank's rows is remote). Set their formats with spira_matrix_set_format;
+ * column of this rank's rows is remote; its rows are those of this rank's rows that have
+ * a remote column, in order). Set their formats with spira_matrix_set_format;
  * do not destroy them. */
 SPIRA_API spira_status spira_dist_matrix_blocks(spira_dist_matrix A, spira_matrix *diag,
                                                 spira_matrix *offdiag);
@@ -114,7 +139,7 @@ SPIRA_API spira_status spira_dist_vector_scatter_f64(spira_dist_vector v, int ro
 SPIRA_API spira_status spira_dist_vector_gather_f64(spira_dist_vector v, int root, double *global);
 SPIRA_API spira_status spira_dist_vector_fill(spira_dist_vector v, double value);
 /* Over all ranks, each rank's part summed in double and the partial sums added by one
- * MPI_Allreduce; the same result on every rank. */
+ * MPI_Allreduce (ncclAllReduce on GPUs); the same result on every rank. */
 SPIRA_API spira_status spira_dist_dot(spira_dist_vector x, spira_dist_vector y, double *result);
 SPIRA_API spira_status spira_dist_nrm2(spira_dist_vector x, double *result);
 
@@ -127,7 +152,8 @@ SPIRA_API spira_status spira_dist_spmv(double alpha, spira_dist_matrix A, spira_
 
 /* spira_solve on the distributed system: the same solvers (CG, BiCGSTAB, Jacobi) and the
  * same math, each rank iterating on its rows; every inner product is a local sum plus an
- * MPI_Allreduce, and the sums an iteration needs together go in one: CG (arranged as
+ * MPI_Allreduce (on GPUs an ncclAllReduce of the device partials, before the one wait),
+ * and the sums an iteration needs together go in one: CG (arranged as
  * Chronopoulos-Gear) makes one allreduce an iteration, BiCGSTAB four, Jacobi one.
  * Preconditioners: SPIRA_PRECOND_JACOBI (the global diagonal, which is local), and ILU(0)
  * or ILUT as block Jacobi: each rank factors its diagonal block alone (the same as the

@@ -25,11 +25,36 @@ spira_status spira__comm_agree(const spira__solve_comm *comm, spira_status s)
     return comm ? comm->agree(comm->data, s) : s;
 }
 
+/* Where the comm sums device partials (the GPU path), the reduction's own wait brings the
+ * sum over the ranks: the hook is set for the one reduction and runs before its read. A
+ * reduction that did not reach the hook (an error before it) still takes part in the sum,
+ * with zeros on the host, so no rank is left waiting in the collective. */
+static void hook_set(spira__solve_env *e)
+{
+    if (e->comm && e->comm->dsum && e->ctx->backend == SPIRA_BACKEND_CUDA) {
+        e->ctx->sum_hook = e->comm->dsum;
+        e->ctx->sum_hook_data = e->comm->data;
+    }
+}
+
+static spira_status hook_done(spira__solve_env *e, spira_status s, int k, double *out)
+{
+    if (!e->comm) return s;
+    if (e->comm->dsum && e->ctx->backend == SPIRA_BACKEND_CUDA && !e->ctx->sum_hook) return s;
+    e->ctx->sum_hook = NULL;
+    if (s != SPIRA_OK) {
+        double zero[SPIRA__DOTS_MAX] = {0};
+        spira__comm_sum(e->comm, k, zero);
+        return s;
+    }
+    return spira__comm_sum(e->comm, k, out);
+}
+
 spira_status spira__env_dots(spira__solve_env *e, int k, const spira_vector *x,
                              const spira_vector *y, double *out)
 {
-    SPIRA__TRY(spira__dots(k, x, y, out));
-    return spira__comm_sum(e->comm, k, out);
+    hook_set(e);
+    return hook_done(e, spira__dots(k, x, y, out), k, out);
 }
 
 spira_status spira__env_dot(spira__solve_env *e, spira_vector x, spira_vector y, double *out)
@@ -50,8 +75,8 @@ spira_status spira__env_nrm2(spira__solve_env *e, spira_vector x, double *out)
 spira_status spira__env_axpby_dots(spira__solve_env *e, double a, spira_vector x, double b,
                                    spira_vector y, int k, const spira_vector *z, double *out)
 {
-    SPIRA__TRY(spira__axpby_dots(a, x, b, y, k, z, out));
-    return spira__comm_sum(e->comm, k, out);
+    hook_set(e);
+    return hook_done(e, spira__axpby_dots(a, x, b, y, k, z, out), k, out);
 }
 
 /* The reason a residual norm stops the solve as converged, or -1. */

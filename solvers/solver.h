@@ -27,6 +27,11 @@ struct spira__solver;
 typedef struct {
     spira_status (*op)(void *data, double alpha, spira_vector x, double beta, spira_vector y);
     spira_status (*sum)(void *data, int k, double *v);
+    /* Optional (the GPU path, NULL elsewhere): the same sum of k partials left in device
+     * memory by a fused reduction, enqueued on the context's stream before the one wait
+     * that reads them (spira_context_s.sum_hook), so the sum over the ranks costs no wait
+     * of its own. Every rank sums either way, so the ranks may mix the two. */
+    spira_status (*dsum)(void *data, int k, double *dv);
     spira_status (*agree)(void *data, spira_status s);
     void *data;
     int64_t global_rows; /* the operator's size (the solve's expected iterations) */

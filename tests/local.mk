@@ -37,11 +37,12 @@ check_PROGRAMS += tests/fuzz/replay-cli
 TESTS += tests/fuzz/replay-cli
 endif
 # the drivers' option parsing (fuzz_cli.c includes spira-solve.c and spira-pagerank.c)
-FUZZ_CLI_SOURCES = tests/fuzz/fuzz_cli.c examples/cli.c examples/cli.h
+FUZZ_CLI_SOURCES = tests/fuzz/fuzz_cli.c examples/cli.c examples/cli.h examples/dist_cli.c \
+	examples/dist_cli.h
 tests_fuzz_replay_cli_SOURCES = tests/fuzz/replay.c $(FUZZ_CLI_SOURCES)
-tests_fuzz_replay_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/examples \
+tests_fuzz_replay_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/examples $(MPI_CFLAGS) \
 	-DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/cli"'
-tests_fuzz_replay_cli_LDADD = libspira_core.la
+tests_fuzz_replay_cli_LDADD = libspira_core.la $(MPI_LIBS)
 tests_fuzz_replay_csr_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_csr.c
 tests_fuzz_replay_csr_CPPFLAGS = $(AM_CPPFLAGS) -DREPLAY_DIRS='"$(abs_top_srcdir)/tests/corpus/csr"'
 tests_fuzz_replay_csr_LDADD = libspira_core.la
@@ -73,8 +74,8 @@ tests_fuzz_fuzz_vec_LDADD = libspira_core.la
 tests_fuzz_fuzz_vec_LDFLAGS = -fsanitize=fuzzer
 noinst_PROGRAMS += tests/fuzz/fuzz-cli
 tests_fuzz_fuzz_cli_SOURCES = $(FUZZ_CLI_SOURCES) tests/fuzz/bound.c
-tests_fuzz_fuzz_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/examples $(FUZZ_BOUND)
-tests_fuzz_fuzz_cli_LDADD = libspira_core.la
+tests_fuzz_fuzz_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/examples $(MPI_CFLAGS) $(FUZZ_BOUND)
+tests_fuzz_fuzz_cli_LDADD = libspira_core.la $(MPI_LIBS)
 tests_fuzz_fuzz_cli_LDFLAGS = -fsanitize=fuzzer
 endif
 EXTRA_DIST += tests/fuzz/README.md tests/corpus tests/gpu-cases.sh

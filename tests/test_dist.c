@@ -18,10 +18,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spira_mpi.h"
 
 static int rank_, size_;
+/* SPIRA_DIST_GPU=1 (mpi-suite.sh's GPU run): every test computes in a CUDA context, one
+ * GPU a rank, the device numbered by the rank's place among those of its host */
+static int gpu_, device_;
+
+/* The context a test computes in: the CPU's, or the rank's GPU. */
+static spira_context dist_ctx(void)
+{
+    if (!gpu_) return tu_cpu();
+    spira_context ctx;
+    spira_context_opts o = {.backend = SPIRA_BACKEND_CUDA, .device = device_};
+    ck_assert_msg(spira_context_create(&ctx, &o) == SPIRA_OK, "device %d: %s", device_,
+                  spira_last_error(ctx));
+    return ctx;
+}
 
 static int all_ok(int ok)
 {
@@ -166,6 +181,23 @@ static spira_dist_matrix distribute(spira_context ctx, spira_matrix G, layout_ki
     ck_all(di.nrows == n && di.nnz == gi.nnz && di.first_row == f && di.local_rows == m,
            "n %lld nnz %lld first %lld local %d", (long long)di.nrows, (long long)di.nnz,
            (long long)di.first_row, di.local_rows);
+    /* the off-diagonal block holds exactly the rows with a remote column (compressed rows) */
+    int64_t remote_rows = 0;
+    for (int64_t i = f; i < f + m; i++) {
+        int remote = 0;
+        for (int32_t q = G->csr.row_ptr[i]; q < G->csr.row_ptr[i + 1]; q++)
+            remote |= G->csr.col_idx[q] < f || G->csr.col_idx[q] >= f + m;
+        remote_rows += remote;
+    }
+    spira_matrix o;
+    spira_dist_matrix_blocks(A, NULL, &o);
+    spira_matrix_info oi = {0};
+    if (o) spira_matrix_get_info(o, &oi);
+    ck_all(o ? oi.nrows == remote_rows && oi.ncols == di.ghosts && oi.nnz == di.offdiag_nnz
+             : remote_rows == 0 && di.ghosts == 0,
+           "off-diagonal block %lld x %lld (%lld entries), %lld rows with a remote column, %d "
+           "ghosts", (long long)oi.nrows, (long long)oi.ncols, (long long)oi.nnz,
+           (long long)remote_rows, di.ghosts);
     return A;
 }
 
@@ -231,7 +263,7 @@ static void check_spmv(spira_context ctx, spira_matrix G, spira_dist_matrix A, c
 
 START_TEST(dist_spmv_matches_one_process)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     const char *files[] = {"1138_bus.mtx", "west0067.mtx", "orsirr_1.mtx"};
     for (int t = 0; t < 2; t++) {
@@ -262,7 +294,7 @@ END_TEST
 /* Every block keeps its own format: the diagonal one in ELL, the off-diagonal in COO. */
 START_TEST(dist_spmv_block_formats)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     spira_matrix G = read_global(ctx, "1138_bus.mtx", SPIRA_R64);
     spira_dist_matrix A = distribute(ctx, G, SKEWED, BY_ROWS);
     spira_matrix d, o;
@@ -282,7 +314,7 @@ END_TEST
 /* The generator makes spira_matrix_laplacian's matrix, each rank its rows. */
 START_TEST(dist_laplacian_is_the_laplacian)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     for (int dim = 2; dim <= 3; dim++)
         for (int k = EVEN; k <= SKEWED; k++) {
             const int64_t n = dim == 2 ? 13 : 6;
@@ -306,6 +338,102 @@ START_TEST(dist_laplacian_is_the_laplacian)
 }
 END_TEST
 
+/* Every rank reads its share of the file: the same matrix as the one-process reader's, by
+ * its entries and its SpMV, for general, symmetric, pattern and gzip files and for any
+ * layout; a bad entry is reported on every rank with its line. */
+START_TEST(dist_read_mm_is_the_file)
+{
+    spira_context ctx = dist_ctx();
+    long live = spira__alloc_live();
+    const char *files[] = {"west0067.mtx", "1138_bus.mtx", "email-Eu-core.mtx", "bcsstk01.mtx",
+                           "mbeacxc.mtx.gz"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++)
+        for (int k = EVEN; k <= SKEWED; k++) {
+            const spira_dtype dt = f % 2 ? SPIRA_R32 : SPIRA_R64;
+            spira_matrix G = read_global(ctx, files[f], dt);
+            const int64_t n = G->csr.nrows;
+            spira_dist_matrix A = NULL;
+            spira_status s = spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, tu_data(files[f]), dt,
+                                                       k == EVEN ? SPIRA_DIST_EVEN
+                                                                 : rows_of(n, k, rank_),
+                                                       &A);
+            ck_all(s == SPIRA_OK, "%s: %s", files[f], spira_last_error(ctx));
+            spira_dist_matrix_info di;
+            spira_dist_matrix_get_info(A, &di);
+            ck_all(di.nrows == n && di.nnz == G->csr.nnz && di.first_row == first_of(n, k, rank_),
+                   "%s, %s layout: %lld rows, %lld entries; the file %lld, %d", files[f],
+                   layout_name[k], (long long)di.nrows, (long long)di.nnz, (long long)n,
+                   G->csr.nnz);
+            char label[96];
+            snprintf(label, sizeof label, "%s read by the ranks, %s layout", files[f],
+                     layout_name[k]);
+            check_spmv(ctx, G, A, label);
+            spira_dist_matrix_destroy(A);
+            spira_matrix_destroy(G);
+        }
+    /* small files of the other kinds, against the one-process reader of the same file */
+    const char *texts[] = {
+        "%%MatrixMarket matrix array real general\n3 3\n1\n2\n0\n4\n5\n6\n0\n8\n9\n",
+        "%%MatrixMarket matrix coordinate integer skew-symmetric\n% c\n4 4 3\n2 1 5\n"
+        "3 2 -1\n4 1 7\n",
+        "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n3 3 2\n1 1 0.5\n"
+        "2 3 -4e-1\n"};
+    char path[64] = "";
+    if (rank_ == 0) snprintf(path, sizeof path, "/tmp/spira-dist-read-%ld.mtx", (long)getpid());
+    MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        if (rank_ == 0) {
+            FILE *fp = fopen(path, "w");
+            fputs(texts[t], fp);
+            fclose(fp);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        spira_matrix G;
+        ck_assert_int_eq(spira_matrix_read_mm(ctx, path, SPIRA_R64, &G), SPIRA_OK);
+        spira_dist_matrix A = NULL;
+        spira_status s = spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, path, SPIRA_R64,
+                                                   SPIRA_DIST_EVEN, &A);
+        ck_all(s == SPIRA_OK, "file %d: %s", (int)t, spira_last_error(ctx));
+        spira_dist_matrix_info di;
+        spira_dist_matrix_get_info(A, &di);
+        ck_all(di.nnz == G->csr.nnz, "file %d: %lld entries, one process %d", (int)t,
+               (long long)di.nnz, G->csr.nnz);
+        check_spmv(ctx, G, A, "a small file read by the ranks");
+        spira_dist_matrix_destroy(A);
+        spira_matrix_destroy(G);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    /* a column index out of range on line 7, which some rank reads: all say so */
+    if (rank_ == 0) {
+        FILE *fp = fopen(path, "w");
+        fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n%% a comment\n"
+                    "4 4 5\n1 1 1.0\n2 2 2.0\n\n4 9 1.5\n3 3 3.0\n");
+        fclose(fp);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    spira_dist_matrix B = NULL;
+    spira_status s = spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, path, SPIRA_R64,
+                                               SPIRA_DIST_EVEN, &B);
+    ck_all(s == SPIRA_ERR_PARSE && strstr(spira_last_error(ctx), ":7: column index 9 outside") &&
+               !B, "%s: %s", spira_status_name(s), spira_last_error(ctx));
+    /* and one entry short */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) {
+        FILE *fp = fopen(path, "w");
+        fprintf(fp, "%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n1 1\n2 1\n");
+        fclose(fp);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    s = spira_dist_matrix_read_mm(ctx, MPI_COMM_WORLD, path, SPIRA_R64, SPIRA_DIST_EVEN, &B);
+    ck_all(s == SPIRA_ERR_PARSE && strstr(spira_last_error(ctx), "holds 2 entries") && !B,
+           "%s: %s", spira_status_name(s), spira_last_error(ctx));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) remove(path);
+    ck_all(spira__alloc_live() == live, "leaked %ld blocks", spira__alloc_live() - live);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* ---- solves ---- */
 
 typedef struct {
@@ -322,7 +450,7 @@ typedef struct {
  * reason, iterations within the margin, x within tolerance, a small true residual. */
 static void check_solve(const solve_case *c, layout_kind k)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     spira_matrix G;
     spira_dist_matrix A;
@@ -427,7 +555,7 @@ END_TEST
 
 START_TEST(dist_errors_on_every_rank)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     spira_dist_matrix A = NULL, B = NULL;
     /* counts that do not add up to the matrix */
@@ -507,7 +635,7 @@ END_TEST
  * so is a Jacobi preconditioner over a missing diagonal, on every rank. */
 START_TEST(dist_singular_refused)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     /* n = 3 size_ rows: row i has column i, except row 0 which has column 1 too and no 0:
      * column 0 is empty (and under the even layout row 0 is rank 0's) */
@@ -562,7 +690,7 @@ END_TEST
 /* Scatter and gather through a root give the vector back; dot and nrm2 are global. */
 START_TEST(dist_vectors_round_trip)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     spira_dist_matrix A;
     ck_all(spira_dist_matrix_laplacian(ctx, MPI_COMM_WORLD, 2, 7, SPIRA_R64,
                                        rows_of(49, EMPTY_RANK, rank_), &A) == SPIRA_OK,
@@ -592,7 +720,7 @@ END_TEST
  * ahead to each rank's rows), so it takes the same steps. */
 START_TEST(dist_power_matches_one_process)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     spira_matrix G = read_global(ctx, "1138_bus.mtx", SPIRA_R64);
     const int64_t n = G->csr.nrows;
@@ -635,7 +763,7 @@ END_TEST
  * the one-process ranks; then a negative weight on one rank, refused on all. */
 START_TEST(dist_pagerank_matches_one_process)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     for (int t = 0; t < 2; t++) {
         const spira_dtype dt = t ? SPIRA_R32 : SPIRA_R64;
@@ -706,7 +834,7 @@ END_TEST
  * in one process (spira__rmat_edge), by its SpMV and its PageRank. */
 START_TEST(dist_rmat_is_the_graph)
 {
-    spira_context ctx = tu_cpu();
+    spira_context ctx = dist_ctx();
     long live = spira__alloc_live();
     const int scale = 9, ef = 8;
     const int64_t n = 1 << scale, m = (int64_t)ef << scale;
@@ -773,6 +901,7 @@ Suite *suite_dist(void)
     tcase_add_test(tc, dist_vectors_round_trip);
     tcase_add_test(tc, dist_spmv_matches_one_process);
     tcase_add_test(tc, dist_spmv_block_formats);
+    tcase_add_test(tc, dist_read_mm_is_the_file);
     tcase_add_loop_test(tc, dist_solve_matches_one_process, 0,
                         3 * (int)(sizeof solve_cases / sizeof *solve_cases));
     tcase_add_test(tc, dist_power_matches_one_process);
@@ -789,6 +918,40 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    const char *g = getenv("SPIRA_DIST_GPU");
+    if (g && *g && strcmp(g, "0")) {
+        /* the ranks on this host, one GPU each: skip (77) on every rank unless each has its
+         * own device and the library can use it (--with-nccl) */
+        MPI_Comm host;
+        int local = 0, made, usable = 0;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host);
+        MPI_Comm_rank(host, &local);
+        MPI_Comm_free(&host);
+        spira_context probe = NULL;
+        spira_context_opts po = {.backend = SPIRA_BACKEND_CUDA, .device = local};
+        made = spira_context_create(&probe, &po) == SPIRA_OK;
+        if (!made)
+            fprintf(stderr, "rank %d: GPU run skipped: no CUDA device %d: %s\n", rank_, local,
+                    probe ? spira_last_error(probe) : "");
+        MPI_Allreduce(MPI_IN_PLACE, &made, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (made) {
+            /* a one-row-a-rank matrix tells whether the build has the GPU path (agreed) */
+            spira_dist_matrix A = NULL;
+            int64_t rp[2] = {0, 1}, ci[1] = {rank_};
+            usable = spira_dist_matrix_from_rows(probe, MPI_COMM_WORLD, 1, size_, rp, ci, NULL,
+                                                 SPIRA_R64, &A) == SPIRA_OK;
+            if (!usable && rank_ == 0)
+                fprintf(stderr, "GPU run skipped: %s\n", spira_last_error(probe));
+            spira_dist_matrix_destroy(A);
+        }
+        spira_context_destroy(probe);
+        if (!usable) {
+            MPI_Finalize();
+            return 77;
+        }
+        gpu_ = 1;
+        device_ = local;
+    }
     /* one seed for all ranks: rank 0's */
     unsigned seed = rank_ == 0 ? tu_seed() : 0;
     MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);

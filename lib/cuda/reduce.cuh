@@ -108,11 +108,18 @@ static inline spira__reduce_scratch *spira__reduce_scratch_of(spira_context ctx)
     return (spira__reduce_scratch *)spira__cuda_scratch(ctx);
 }
 
-/* After a reduction kernel: its launch status, then its k sums to the host (the one wait). */
+/* After a reduction kernel: its launch status, the context's sum hook if one is set (a
+ * distributed solve's sum over the ranks, on the device), then its k sums to the host (the
+ * one wait). */
 static inline spira_status spira__read_sums(spira_context ctx, cudaStream_t st,
                                             spira__reduce_scratch *sc, int k, double *out)
 {
     SPIRA__LAUNCHED(ctx);
+    if (ctx->sum_hook) {
+        spira_status (*hook)(void *, int, double *) = ctx->sum_hook;
+        ctx->sum_hook = NULL;
+        SPIRA__TRY(hook(ctx->sum_hook_data, k, sc->out));
+    }
     SPIRA__CUDA(ctx, cudaMemcpyAsync(out, sc->out, k * sizeof *out, cudaMemcpyDeviceToHost, st));
     SPIRA__CUDA(ctx, cudaStreamSynchronize(st));
     return SPIRA_OK;

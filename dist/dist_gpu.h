@@ -1,0 +1,76 @@
+/*
+ * dist_gpu.h - the one door from the distributed layer into its GPU transport
+ * (dist/nccl.cu, --with-nccl): a layout's NCCL communicator, the sums over its ranks, and
+ * the halo exchange between GPUs. C on both sides, no MPI or NCCL type in sight, so the
+ * .cu file needs neither mpi.h nor dist.h, and the C files never see nccl.h. Built
+ * without NCCL, dist/nccl_stub.c supplies the same functions failing with
+ * SPIRA_ERR_UNSUPPORTED, naming --with-nccl (spira__dist_check_context refuses a CUDA
+ * context before any of them is reached).
+ *
+ * Everything here runs on the context's device and, unless said otherwise, is enqueued on
+ * the context's stream without a host wait: NCCL's operations are asynchronous, and a
+ * rank blocks only where a result comes back to the host.
+ */
+#ifndef SPIRA_DIST_GPU_H
+#define SPIRA_DIST_GPU_H
+
+#include "spira_impl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 in a library built --with-nccl, 0 in one built without (the stub). */
+int spira__nccl_built(void);
+
+/* A layout's NCCL communicator: one per layout, over the same ranks as its MPI one. */
+typedef struct spira__nccl spira__nccl;
+
+/* Bytes of an NCCL unique id (what rank 0 makes and MPI_Bcast carries to the others). */
+size_t spira__nccl_id_bytes(void);
+/* Rank 0: a fresh unique id into id (spira__nccl_id_bytes bytes). */
+spira_status spira__nccl_unique_id(spira_context ctx, void *id);
+/* The communicator of rank `rank` of nranks from the id every rank got (collective over
+ * those ranks: ncclCommInitRank blocks until all have joined), with its side stream and
+ * the device buffer of the host sums, on ctx's device. */
+spira_status spira__nccl_create(spira_context ctx, const void *id, int nranks, int rank,
+                                spira__nccl **out);
+/* Waits for its work, then frees it; NULL is fine. Every rank destroys its own in the same
+ * order as the others (NCCL may synchronize the ranks at teardown). */
+void spira__nccl_destroy(spira_context ctx, spira__nccl *c);
+
+/* d[0..k) (device doubles) summed over the ranks in place: one ncclAllReduce on the
+ * context's stream, not waited for (whoever reads d waits). */
+spira_status spira__nccl_sum_device(spira_context ctx, spira__nccl *c, int k, double *d);
+/* v[0..k) (host doubles) summed over the ranks in place: up, one ncclAllReduce, down, one
+ * wait. */
+spira_status spira__nccl_sum_host(spira_context ctx, spira__nccl *c, int k, double *v);
+
+/* The halo exchange of a matrix between GPUs (halo.c's pattern, its arrays borrowed: they
+ * must outlive this): receive ghosts [recv_off[i], recv_off[i + 1]) from recv_rank[i];
+ * send x[send_idx[k]] for k in [send_off[i], send_off[i + 1]) to send_rank[i]. send_idx is
+ * copied to the device. */
+typedef struct spira__nccl_halo spira__nccl_halo;
+spira_status spira__nccl_halo_create(spira_context ctx, spira__nccl *c, spira_dtype t, int nrecv,
+                                     const int *recv_rank, const int32_t *recv_off, int nsend,
+                                     const int *send_rank, const int32_t *send_off,
+                                     const int32_t *send_idx, spira__nccl_halo **out);
+void spira__nccl_halo_destroy(spira_context ctx, spira__nccl_halo *h); /* NULL is fine */
+/* Post the exchange of x (device, local values) into ghost (device): the pack kernel on the
+ * context's stream, then every receive and send in one NCCL group on the side stream,
+ * which waits for the pack. Work enqueued on the context's stream after this overlaps the
+ * transfer. finish makes the context's stream wait for the ghosts (an event, no host
+ * wait): what it runs next may read them. */
+spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_halo *h, const void *x,
+                                    void *ghost);
+spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_halo *h);
+
+/* y[idx[i]] += t[i] for i < n (idx distinct: no two threads add into one entry), all in
+ * device memory, values of dtype t, on the context's stream. */
+spira_status spira__nccl_scatter_add(spira_context ctx, int32_t n, spira_dtype type,
+                                     const int32_t *idx, const void *t, void *y);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

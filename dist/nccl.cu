@@ -1,0 +1,268 @@
+/*
+ * nccl.cu - the distributed layer's transport between GPUs (--with-nccl), behind
+ * dist_gpu.h: one rank per GPU, the vectors and both blocks of a rank's rows in its
+ * device's memory, and NCCL (never our own code) moving the data between the GPUs.
+ *
+ * The communicator is made once per layout, from the MPI one: rank 0 makes an id, MPI
+ * carries it (layout.c), every rank joins with ncclCommInitRank. A sum over the ranks is
+ * one ncclAllReduce, in place, on the context's stream: for a solver's fused reduction it
+ * runs on the device partials the reduction kernel left (lib/cuda/reduce.cuh calls the
+ * hook before reading them), so the one wait an iteration stays one wait.
+ *
+ * The halo exchange: a pack kernel gathers the x entries the other ranks read into one
+ * send buffer (in send-list order) on the context's stream; an event hands it to the side
+ * stream, where one NCCL group posts every receive (straight into the ghost vector) and
+ * every send; an event on the side stream marks the ghosts arrived. Meanwhile the
+ * context's stream multiplies the diagonal block; finish makes it wait for that event
+ * before the off-diagonal block. Nothing waits on the host.
+ *
+ * Besides, the one kernel of the off-diagonal block's compressed rows (matrix.c): its
+ * product added into the rows it belongs to.
+ *
+ * Ordering, which holds without host waits: the next exchange's pack rewrites the send
+ * buffer on the context's stream, which already waited for the previous exchange's
+ * transfers (finish); the next receive rewrites the ghosts only after the next pack's
+ * event, which follows the previous off-diagonal multiply on the context's stream.
+ */
+#include "dist_gpu.h"
+#include "cuda/gateway.h"
+#include "cuda/check.cuh"
+
+#include <nccl.h>
+#include <string.h>
+
+#define PACK_THREADS 256
+/* host sums carried a batch at a time through the device buffer */
+#define HOST_SUMS 16
+
+static spira_status nccl_status(spira_context ctx, ncclResult_t r, const char *call,
+                                const char *file, int line)
+{
+    if (r == ncclSuccess) return SPIRA_OK;
+    const char *last = ncclGetLastError(NULL);
+    return spira__error(ctx, SPIRA_ERR_DEVICE, "%s:%d: %s: %s%s%s", file, line, call,
+                        ncclGetErrorString(r), last && *last ? ": " : "", last ? last : "");
+}
+
+#define NCCL_CHECK(ctx, call) nccl_status((ctx), (call), #call, __FILE__, __LINE__)
+#define CUDA_CHECK(ctx, call) spira__cuda_status((ctx), (call), #call, __FILE__, __LINE__)
+
+struct spira__nccl {
+    ncclComm_t comm;    /* NULL until made */
+    cudaStream_t side;  /* the halo's transfers */
+    double *dsum;       /* HOST_SUMS doubles: host sums pass through them */
+};
+
+extern "C" int spira__nccl_built(void)
+{
+    return 1;
+}
+
+extern "C" size_t spira__nccl_id_bytes(void)
+{
+    return sizeof(ncclUniqueId);
+}
+
+extern "C" spira_status spira__nccl_unique_id(spira_context ctx, void *id)
+{
+    ncclUniqueId u;
+    spira_status s = NCCL_CHECK(ctx, ncclGetUniqueId(&u));
+    if (s == SPIRA_OK) memcpy(id, &u, sizeof u);
+    return s;
+}
+
+extern "C" void spira__nccl_destroy(spira_context ctx, spira__nccl *c)
+{
+    if (!c) return;
+    if (c->side) {
+        cudaStreamSynchronize(c->side);
+        cudaStreamDestroy(c->side);
+    }
+    if (c->comm) ncclCommDestroy(c->comm);
+    spira__cuda_free(ctx, c->dsum);
+    spira__free(c);
+}
+
+extern "C" spira_status spira__nccl_create(spira_context ctx, const void *id, int nranks, int rank,
+                                           spira__nccl **out)
+{
+    *out = NULL;
+    spira__nccl *c = (spira__nccl *)spira__calloc(1, sizeof *c);
+    if (!c) return spira__nomem(ctx, "NCCL communicator", sizeof *c);
+    ncclUniqueId u;
+    memcpy(&u, id, sizeof u);
+    /* the communicator belongs to the current device: the context's */
+    spira_status s = CUDA_CHECK(ctx, cudaSetDevice(ctx->device));
+    if (s == SPIRA_OK) s = NCCL_CHECK(ctx, ncclCommInitRank(&c->comm, nranks, u, rank));
+    if (s == SPIRA_OK)
+        s = CUDA_CHECK(ctx, cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking));
+    if (s == SPIRA_OK)
+        s = spira__cuda_malloc(ctx, (void **)&c->dsum, HOST_SUMS * sizeof(double), "NCCL sums");
+    if (s != SPIRA_OK) {
+        spira__nccl_destroy(ctx, c);
+        return s;
+    }
+    *out = c;
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__nccl_sum_device(spira_context ctx, spira__nccl *c, int k, double *d)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    return NCCL_CHECK(ctx, ncclAllReduce(d, d, (size_t)k, ncclDouble, ncclSum, c->comm, st));
+}
+
+extern "C" spira_status spira__nccl_sum_host(spira_context ctx, spira__nccl *c, int k, double *v)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    for (int at = 0; at < k; at += HOST_SUMS) {
+        const size_t n = (size_t)(k - at < HOST_SUMS ? k - at : HOST_SUMS);
+        SPIRA__CUDA(ctx, cudaMemcpyAsync(c->dsum, v + at, n * sizeof *v, cudaMemcpyHostToDevice, st));
+        SPIRA__TRY(NCCL_CHECK(ctx, ncclAllReduce(c->dsum, c->dsum, n, ncclDouble, ncclSum,
+                                                 c->comm, st)));
+        SPIRA__CUDA(ctx, cudaMemcpyAsync(v + at, c->dsum, n * sizeof *v, cudaMemcpyDeviceToHost, st));
+        SPIRA__CUDA(ctx, cudaStreamSynchronize(st));
+    }
+    return SPIRA_OK;
+}
+
+/* ---- the halo exchange ---- */
+
+struct spira__nccl_halo {
+    spira__nccl *c;
+    ncclDataType_t type;
+    size_t es;
+    int nrecv, nsend;
+    const int *recv_rank, *send_rank; /* borrowed from halo.c's pattern */
+    const int32_t *recv_off, *send_off;
+    int32_t nsendv;
+    int32_t *didx;                    /* the send list, on the device */
+    void *dbuf;                       /* the packed sends */
+    cudaEvent_t packed, arrived;      /* NULL until made */
+    int posted;
+};
+
+extern "C" void spira__nccl_halo_destroy(spira_context ctx, spira__nccl_halo *h)
+{
+    if (!h) return;
+    if (h->posted && h->c->side) cudaStreamSynchronize(h->c->side);
+    if (h->packed) cudaEventDestroy(h->packed);
+    if (h->arrived) cudaEventDestroy(h->arrived);
+    spira__cuda_free(ctx, h->didx);
+    spira__cuda_free(ctx, h->dbuf);
+    spira__free(h);
+}
+
+extern "C" spira_status spira__nccl_halo_create(spira_context ctx, spira__nccl *c, spira_dtype t,
+                                                int nrecv, const int *recv_rank,
+                                                const int32_t *recv_off, int nsend,
+                                                const int *send_rank, const int32_t *send_off,
+                                                const int32_t *send_idx, spira__nccl_halo **out)
+{
+    *out = NULL;
+    spira__nccl_halo *h = (spira__nccl_halo *)spira__calloc(1, sizeof *h);
+    if (!h) return spira__nomem(ctx, "NCCL halo", sizeof *h);
+    h->c = c;
+    h->type = t == SPIRA_R64 ? ncclDouble : ncclFloat;
+    h->es = spira_dtype_size(t);
+    h->nrecv = nrecv, h->nsend = nsend;
+    h->recv_rank = recv_rank, h->send_rank = send_rank;
+    h->recv_off = recv_off, h->send_off = send_off;
+    h->nsendv = send_off[nsend];
+    spira_status s = SPIRA_OK;
+    if (h->nsendv > 0) {
+        s = spira__cuda_clone(ctx, (void **)&h->didx, send_idx, (size_t)h->nsendv * sizeof *send_idx,
+                              "halo send list");
+        if (s == SPIRA_OK)
+            s = spira__cuda_malloc(ctx, &h->dbuf, (size_t)h->nsendv * h->es, "halo send buffer");
+    }
+    /* events only order the streams: no timing */
+    if (s == SPIRA_OK)
+        s = CUDA_CHECK(ctx, cudaEventCreateWithFlags(&h->packed, cudaEventDisableTiming));
+    if (s == SPIRA_OK)
+        s = CUDA_CHECK(ctx, cudaEventCreateWithFlags(&h->arrived, cudaEventDisableTiming));
+    if (s != SPIRA_OK) {
+        spira__nccl_halo_destroy(ctx, h);
+        return s;
+    }
+    *out = h;
+    return SPIRA_OK;
+}
+
+/* buf[k] = x[idx[k]]: the entries each reader wants, in send-list order */
+template <typename T>
+__global__ void __launch_bounds__(PACK_THREADS)
+pack_kernel(int32_t n, const int32_t *__restrict__ idx, const T *__restrict__ x, T *__restrict__ buf)
+{
+    for (int32_t k = blockIdx.x * PACK_THREADS + threadIdx.x; k < n; k += gridDim.x * PACK_THREADS)
+        buf[k] = x[idx[k]];
+}
+
+extern "C" spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_halo *h,
+                                               const void *x, void *ghost)
+{
+    if (h->nrecv == 0 && h->nsend == 0) return SPIRA_OK; /* no neighbor: nothing to order */
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx), side = h->c->side;
+    if (h->nsendv > 0) {
+        const unsigned g = spira__blocks(h->nsendv, PACK_THREADS);
+        if (h->type == ncclDouble)
+            pack_kernel<<<g, PACK_THREADS, 0, st>>>(h->nsendv, h->didx, (const double *)x,
+                                                    (double *)h->dbuf);
+        else
+            pack_kernel<<<g, PACK_THREADS, 0, st>>>(h->nsendv, h->didx, (const float *)x,
+                                                    (float *)h->dbuf);
+        SPIRA__LAUNCHED(ctx);
+    }
+    SPIRA__CUDA(ctx, cudaEventRecord(h->packed, st));
+    SPIRA__CUDA(ctx, cudaStreamWaitEvent(side, h->packed, 0));
+    /* one group: NCCL pairs each send with its peer's receive whatever the order, and the
+     * group is ended even when a call in it failed */
+    spira_status s = NCCL_CHECK(ctx, ncclGroupStart());
+    if (s != SPIRA_OK) return s;
+    for (int i = 0; s == SPIRA_OK && i < h->nrecv; i++)
+        s = NCCL_CHECK(ctx, ncclRecv((char *)ghost + (size_t)h->recv_off[i] * h->es,
+                                     (size_t)(h->recv_off[i + 1] - h->recv_off[i]), h->type,
+                                     h->recv_rank[i], h->c->comm, side));
+    for (int i = 0; s == SPIRA_OK && i < h->nsend; i++)
+        s = NCCL_CHECK(ctx, ncclSend((char *)h->dbuf + (size_t)h->send_off[i] * h->es,
+                                     (size_t)(h->send_off[i + 1] - h->send_off[i]), h->type,
+                                     h->send_rank[i], h->c->comm, side));
+    spira_status e = NCCL_CHECK(ctx, ncclGroupEnd());
+    if (s == SPIRA_OK) s = e;
+    if (s == SPIRA_OK) s = CUDA_CHECK(ctx, cudaEventRecord(h->arrived, side));
+    if (s == SPIRA_OK) h->posted = 1;
+    return s;
+}
+
+extern "C" spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_halo *h)
+{
+    if (!h->posted) return SPIRA_OK;
+    h->posted = 0;
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    SPIRA__CUDA(ctx, cudaStreamWaitEvent(st, h->arrived, 0));
+    return SPIRA_OK;
+}
+
+/* ---- the off-diagonal block's rows ---- */
+
+template <typename T>
+__global__ void __launch_bounds__(PACK_THREADS)
+scatter_add_kernel(int32_t n, const int32_t *__restrict__ idx, const T *__restrict__ t, T *y)
+{
+    for (int32_t i = blockIdx.x * PACK_THREADS + threadIdx.x; i < n; i += gridDim.x * PACK_THREADS)
+        y[idx[i]] += t[i];
+}
+
+extern "C" spira_status spira__nccl_scatter_add(spira_context ctx, int32_t n, spira_dtype type,
+                                                const int32_t *idx, const void *t, void *y)
+{
+    if (n <= 0) return SPIRA_OK;
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    const unsigned g = spira__blocks(n, PACK_THREADS);
+    if (type == SPIRA_R64)
+        scatter_add_kernel<<<g, PACK_THREADS, 0, st>>>(n, idx, (const double *)t, (double *)y);
+    else
+        scatter_add_kernel<<<g, PACK_THREADS, 0, st>>>(n, idx, (const float *)t, (float *)y);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}

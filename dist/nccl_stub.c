@@ -1,0 +1,91 @@
+/*
+ * nccl_stub.c - dist_gpu.h in a library built without NCCL: every entry point fails with
+ * SPIRA_ERR_UNSUPPORTED naming --with-nccl. Unreachable in practice (the distributed calls
+ * refuse a CUDA context first, spira__dist_check_context), kept so the layer's C files
+ * carry no #ifdef HAVE_NCCL.
+ */
+#include "dist_gpu.h"
+
+static spira_status no_nccl(spira_context ctx)
+{
+    return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "distributed matrices on GPUs need NCCL: "
+                        "this library was built without it (configure --with-mpi "
+                        "--with-nccl)");
+}
+
+int spira__nccl_built(void)
+{
+    return 0;
+}
+
+size_t spira__nccl_id_bytes(void)
+{
+    return 1;
+}
+
+spira_status spira__nccl_unique_id(spira_context ctx, void *id)
+{
+    (void)id;
+    return no_nccl(ctx);
+}
+
+spira_status spira__nccl_create(spira_context ctx, const void *id, int nranks, int rank,
+                                spira__nccl **out)
+{
+    (void)id, (void)nranks, (void)rank;
+    *out = NULL;
+    return no_nccl(ctx);
+}
+
+void spira__nccl_destroy(spira_context ctx, spira__nccl *c)
+{
+    (void)ctx, (void)c;
+}
+
+spira_status spira__nccl_sum_device(spira_context ctx, spira__nccl *c, int k, double *d)
+{
+    (void)c, (void)k, (void)d;
+    return no_nccl(ctx);
+}
+
+spira_status spira__nccl_sum_host(spira_context ctx, spira__nccl *c, int k, double *v)
+{
+    (void)c, (void)k, (void)v;
+    return no_nccl(ctx);
+}
+
+spira_status spira__nccl_halo_create(spira_context ctx, spira__nccl *c, spira_dtype t, int nrecv,
+                                     const int *recv_rank, const int32_t *recv_off, int nsend,
+                                     const int *send_rank, const int32_t *send_off,
+                                     const int32_t *send_idx, spira__nccl_halo **out)
+{
+    (void)c, (void)t, (void)nrecv, (void)recv_rank, (void)recv_off, (void)nsend;
+    (void)send_rank, (void)send_off, (void)send_idx;
+    *out = NULL;
+    return no_nccl(ctx);
+}
+
+void spira__nccl_halo_destroy(spira_context ctx, spira__nccl_halo *h)
+{
+    (void)ctx, (void)h;
+}
+
+spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_halo *h, const void *x,
+                                    void *ghost)
+{
+    (void)h, (void)x, (void)ghost;
+    return no_nccl(ctx);
+}
+
+spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_halo *h)
+{
+    (void)h;
+    return no_nccl(ctx);
+}
+
+spira_status spira__nccl_scatter_add(spira_context ctx, int32_t n, spira_dtype type,
+                                     const int32_t *idx, const void *t, void *y)
+{
+    (void)n, (void)type, (void)idx, (void)t, (void)y;
+    return no_nccl(ctx);
+}
