@@ -64,9 +64,14 @@ int cli_parse_formats(const char *list, cli_format_item *items, int cap, int cou
                       spira_status (*describe)(int, const char **, const char **));
 /* Print a CSV field, quoted when it holds a comma, a quote or a newline. */
 void cli_csv_field(const char *s);
-/* The median of v[0..n-1], n > 0 (sorts v). The drivers on libspira_core use the
- * library's own; this one is for those that link only the public library. */
+/* The median of v[0..n-1], n > 0 (sorts v). */
 double cli_median(double *v, int n);
+/* Wall clock in milliseconds (monotonic): for what is not a multiply (generating,
+ * building, a whole kernel search); multiplies are timed by spira_spmv_time. */
+double cli_now_ms(void);
+/* xorshift64 (Marsaglia's 13, 7, 17): the next word of the drivers' fixed-seed inputs,
+ * state *s (never 0); the library's own generator, so the inputs are those of the tests. */
+uint64_t cli_xorshift64(uint64_t *s);
 /* Program name for messages. */
 extern const char *cli_prog;
 

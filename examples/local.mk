@@ -4,14 +4,13 @@ examples_spira_solve_SOURCES = examples/spira-solve.c examples/cli.c examples/cl
 	examples/dist_cli.c examples/dist_cli.h
 examples_spira_solve_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
 examples_spira_solve_LDADD = libspira.la $(MPI_LIBS)
-# the SpMV benchmark reads plan timings and the event timer: internal API, so libspira_core
+# the benchmarks: plan costs and timed runs through the public measuring calls
 bin_PROGRAMS += examples/spira-spmv
 examples_spira_spmv_SOURCES = examples/spira-spmv.c examples/cli.c examples/cli.h
-examples_spira_spmv_LDADD = libspira_core.la
-# the GF(2) SpMV benchmark: plan timings and bytes, the event timer (libspira_core too)
+examples_spira_spmv_LDADD = libspira.la $(LIBM)
 bin_PROGRAMS += examples/spira-gf2
 examples_spira_gf2_SOURCES = examples/spira-gf2.c examples/cli.c examples/cli.h
-examples_spira_gf2_LDADD = libspira_core.la
+examples_spira_gf2_LDADD = libspira.la
 
 examples_spira_pagerank_SOURCES = examples/spira-pagerank.c examples/cli.c examples/cli.h \
 	examples/dist_cli.c examples/dist_cli.h

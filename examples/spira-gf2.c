@@ -17,8 +17,8 @@
  * / t, and the matrix's bytes. Before the timing, Y is poisoned (every bit set) and the
  * first multiply compared word for word with a plain loop over M's entries (XOR is
  * exact, so any differing word is WRONG). A format that refuses gets a row with its
- * reason. It links the library's internals (libspira_core) for the plan's timings and
- * bytes and the event timer.
+ * reason. It uses the public API only: the plan's setup and bytes from
+ * spira_gf2_matrix_plan_info, the runs timed by spira_gf2_spmv_time.
  *
  * With --kernel it times spira_gf2_kernel instead, once per format: vectors of ker M found,
  * multiplies made, the phases' times, and the found vectors checked with the plain loop
@@ -29,8 +29,6 @@
  * none too), 2 for bad usage.
  */
 #include "cli.h"
-#include "gf2/gf2.h"
-#include "cuda/gateway.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -107,7 +105,7 @@ static int gen_nfs(int32_t n, int32_t w, int32_t **row, int32_t **col, int32_t *
         for (int32_t e = 0; e < w; e++) {
             int32_t c = 0;
             for (int t = 0; t < 64; t++) {
-                double u = (double)(spira__xorshift64(&st) >> 11) * 0x1.0p-53;
+                double u = (double)(cli_xorshift64(&st) >> 11) * 0x1.0p-53;
                 c = (int32_t)((double)n * u * u * u);
                 if (c >= n) c = n - 1;
                 if (seen[c] != i) break;
@@ -135,21 +133,6 @@ static void reference(int32_t m, const int32_t *rp, const int32_t *col, int word
     }
 }
 
-/* One multiply timed on the backend's clock. */
-static spira_status timed_spmv(spira_context ctx, spira_cuda_timer *tm, spira_gf2_matrix M,
-                               spira_gf2_block X, spira_gf2_block Y, double *ms)
-{
-    if (!tm) {
-        double t0 = spira__now_ms();
-        spira_status s = spira_gf2_spmv(M, X, Y);
-        *ms = spira__now_ms() - t0;
-        return s;
-    }
-    SPIRA__TRY(spira__cuda_timer_start(ctx, tm));
-    SPIRA__TRY(spira_gf2_spmv(M, X, Y));
-    return spira__cuda_timer_stop(ctx, tm, ms);
-}
-
 typedef struct {
     int ok;             /* measured */
     const char *status; /* "ok", "refused", "error", "WRONG" */
@@ -160,7 +143,7 @@ typedef struct {
 
 /* Time one format at one width. ref is the reference Y, ybuf host scratch of Y's size, t
  * reps doubles of scratch. */
-static void bench_format(spira_context ctx, spira_cuda_timer *tm, spira_gf2_matrix M,
+static void bench_format(spira_context ctx, spira_gf2_matrix M,
                          const cli_format_item *it, int words, spira_gf2_block X, spira_gf2_block Y,
                          int32_t m, const uint64_t *ref, uint64_t *ybuf, double *t, int warmup,
                          int reps, result *r)
@@ -168,7 +151,7 @@ static void bench_format(spira_context ctx, spira_cuda_timer *tm, spira_gf2_matr
     memset(r, 0, sizeof *r);
     r->status = "error";
     size_t ny = (size_t)m * (size_t)words;
-    spira__gf2_plan *p = NULL;
+    spira_plan_info p;
     spira_status s = spira_gf2_matrix_set_format(M, it->name, it->opts);
     /* correctness first, on a poisoned Y; the first multiply builds the plan */
     if (s == SPIRA_OK) {
@@ -176,26 +159,23 @@ static void bench_format(spira_context ctx, spira_cuda_timer *tm, spira_gf2_matr
         s = spira_gf2_block_set(Y, ybuf);
     }
     if (s == SPIRA_OK) s = spira_gf2_spmv(M, X, Y);
-    if (s == SPIRA_OK) s = spira__gf2_plan_get(M, words, &p);
+    if (s == SPIRA_OK) s = spira_gf2_matrix_plan_info(M, words * 64, &p);
     if (s == SPIRA_OK) s = spira_gf2_block_get(Y, ybuf);
     if (s != SPIRA_OK) {
         r->status = s == SPIRA_ERR_UNSUPPORTED ? "refused" : "error";
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
-        spira__gf2_plans_drop(M);
+        spira_gf2_matrix_drop_plans(M);
         return;
     }
-    r->setup_ms = p->convert_ms + p->upload_ms;
-    r->bytes = p->fmt->bytes ? p->fmt->bytes(p->layout) : 0;
+    r->setup_ms = p.convert_ms + p.upload_ms;
+    r->bytes = p.bytes;
     size_t bad = 0, first = 0;
     for (size_t k = 0; k < ny; k++)
         if (ybuf[k] != ref[k] && bad++ == 0) first = k;
-    for (int k = 0; k < warmup && s == SPIRA_OK; k++) {
-        double ms;
-        s = timed_spmv(ctx, tm, M, X, Y, &ms);
-    }
-    for (int k = 0; k < reps && s == SPIRA_OK; k++) s = timed_spmv(ctx, tm, M, X, Y, &t[k]);
+    s = spira_gf2_spmv_time(M, X, Y, warmup, NULL);
+    if (s == SPIRA_OK) s = spira_gf2_spmv_time(M, X, Y, reps, t);
     if (s == SPIRA_OK) {
-        r->spmv_ms = spira__median(t, reps); /* sorts t */
+        r->spmv_ms = cli_median(t, reps); /* sorts t */
         r->spmv_min_ms = t[0];
         r->ok = 1;
         r->status = bad ? "WRONG" : "ok";
@@ -207,15 +187,18 @@ static void bench_format(spira_context ctx, spira_cuda_timer *tm, spira_gf2_matr
     } else {
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
     }
-    spira__gf2_plans_drop(M); /* its device memory goes before the next format's */
+    spira_gf2_matrix_drop_plans(M); /* its device memory goes before the next format's */
 }
+
+/* The message of a failure that is the driver's, not the library's (its own host memory). */
+static char own_error[256];
 
 /* "PROG: WHAT: STATUS: message" to stderr; nonzero if s is not SPIRA_OK. */
 static int failed(spira_context ctx, spira_status s, const char *what)
 {
     if (s == SPIRA_OK) return 0;
     fprintf(stderr, "%s: %s: %s: %s\n", cli_prog, what, spira_status_name(s),
-            spira_last_error(ctx));
+            own_error[0] ? own_error : spira_last_error(ctx));
     return 1;
 }
 
@@ -233,9 +216,11 @@ static spira_status read_pattern(spira_context ctx, const char *path, spira_gf2_
         *rp = malloc(((size_t)info.nrows + 1) * sizeof **rp);
         *col = malloc(((size_t)info.nnz + 1) * sizeof **col);
         row = malloc(((size_t)info.nnz + 1) * sizeof *row);
-        if (!*rp || !*col || !row)
-            s = spira__error(ctx, SPIRA_ERR_NOMEM, "the entries of %s (%lld)", path,
-                             (long long)info.nnz);
+        if (!*rp || !*col || !row) {
+            snprintf(own_error, sizeof own_error, "the entries of %s (%lld)", path,
+                     (long long)info.nnz);
+            s = SPIRA_ERR_NOMEM;
+        }
     }
     if (s == SPIRA_OK) s = spira_matrix_get_csr(A, *rp, *col, NULL);
     if (s == SPIRA_OK) {
@@ -257,15 +242,17 @@ static int run_kernel(spira_context ctx, spira_gf2_matrix M, const cli_format_it
     spira_gf2_block K = NULL;
     uint64_t *k = malloc(((size_t)n + 1) * sizeof *k), *mk = malloc(((size_t)m + 1) * sizeof *mk);
     spira_gf2_kernel_info info = {0};
-    double t0 = spira__now_ms(), total = 0;
-    spira_status s = k && mk ? SPIRA_OK : spira__error(ctx, SPIRA_ERR_NOMEM, "kernel check buffers");
+    double t0 = cli_now_ms(), total = 0;
+    const char *err = NULL; /* the library's message, unless the failure is ours */
+    spira_status s = k && mk ? SPIRA_OK : SPIRA_ERR_NOMEM;
+    if (s != SPIRA_OK) err = "kernel check buffers";
     if (s == SPIRA_OK) s = spira_gf2_matrix_set_format(M, it->name, it->opts);
     if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, n, 64, &K);
     if (s == SPIRA_OK) {
-        t0 = spira__now_ms();
+        t0 = cli_now_ms();
         const spira_gf2_kernel_opts o = {0, method};
         s = spira_gf2_kernel(M, K, &o, &info);
-        total = spira__now_ms() - t0;
+        total = cli_now_ms() - t0;
     }
     const char *status = s == SPIRA_OK ? "ok" : s == SPIRA_ERR_NOT_CONVERGED ? "none" : "error";
     if (s == SPIRA_OK && spira_gf2_block_get(K, k) == SPIRA_OK) {
@@ -283,7 +270,7 @@ static int run_kernel(spira_context ctx, spira_gf2_matrix M, const cli_format_it
         printf("%-24s %6s %6d %8lld %8d %11.1f %9.1f %11.1f %10.1f%s%s\n", it->name, status,
                info.found, (long long)info.spmvs, info.degree, info.sequence_ms, info.bm_ms,
                info.evaluate_ms, total, s != SPIRA_OK ? "  " : "",
-               s != SPIRA_OK ? spira_last_error(ctx) : "");
+               s != SPIRA_OK ? err ? err : spira_last_error(ctx) : "");
     spira_gf2_block_destroy(K);
     free(k), free(mk);
     return strcmp(status, "ok") != 0;
@@ -321,10 +308,9 @@ int main(int argc, char **argv)
             for (int i = 0; i < spira_gf2_format_count(); i++) {
                 const char *name, *desc;
                 spira_gf2_format_describe(i, &name, &desc);
-                const spira__gf2_format *fmt = spira__gf2_format_find(name);
+                const char *keys = spira_gf2_format_options(i);
                 printf("%-12s %s\n", name, desc);
-                if (fmt && fmt->options && fmt->options[0])
-                    printf("%-12s options: %s\n", "", fmt->options);
+                if (keys && keys[0]) printf("%-12s options: %s\n", "", keys);
             }
             return 0;
         case 'h': usage(stdout); return 0;
@@ -362,12 +348,11 @@ int main(int argc, char **argv)
     spira_context ctx = NULL;
     spira_gf2_matrix M = NULL;
     spira_gf2_block X = NULL, Y = NULL;
-    spira_cuda_timer *tm = NULL;
     int32_t *coo_row = NULL, *own_col = NULL, *own_rp = NULL;
     uint64_t *x = NULL, *ref = NULL, *ybuf = NULL;
     double *t = NULL;
     /* M's entries as the reference reads them: our own for --nfs and --pattern, else the
-     * pattern the GF(2) reader made (after cancellation), borrowed from M */
+     * pattern the GF(2) reader made (after cancellation), copied out of M */
     const int32_t *rp = NULL, *col = NULL;
     int64_t nrows64 = 0, ncols64 = 0, nnz64 = 0;
     int32_t m, n, nnz, maxrow = 0;
@@ -376,21 +361,20 @@ int main(int argc, char **argv)
     spira_status s = spira_context_create(&ctx, &copts); /* sets ctx, even on failure */
     if (failed(ctx, s, "creating the context")) goto done;
     gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
-    if (gpu && failed(ctx, spira__cuda_timer_create(ctx, &tm), "creating the timer")) goto done;
 
     if (nfs) {
-        double t0 = spira__now_ms();
+        double t0 = cli_now_ms();
         if (!gen_nfs((int32_t)nfs_n, (int32_t)nfs_w, &coo_row, &own_col, &own_rp)) {
             fprintf(stderr, "%s: out of host memory generating --nfs %s\n", cli_prog, nfs);
             goto done;
         }
-        double t1 = spira__now_ms();
+        double t1 = cli_now_ms();
         s = spira_gf2_matrix_from_coo(ctx, nfs_n, nfs_n, nfs_n * nfs_w, coo_row, own_col, &M);
         if (failed(ctx, s, "building the --nfs matrix")) goto done;
         free(coo_row), coo_row = NULL;
         snprintf(source, sizeof source, "nfs-%lld-%lld", nfs_n, nfs_w);
         snprintf(made, sizeof made, "; generated in %.0f ms, built in %.0f ms", t1 - t0,
-                 spira__now_ms() - t1);
+                 cli_now_ms() - t1);
         rp = own_rp, col = own_col;
     } else {
         const char *path = argv[optind], *base = strrchr(path, '/');
@@ -398,8 +382,18 @@ int main(int argc, char **argv)
                     : spira_gf2_matrix_read_mm(ctx, path, &M);
         if (failed(ctx, s, path)) goto done;
         snprintf(source, sizeof source, "%s", base ? base + 1 : path);
-        rp = pattern ? own_rp : M->pattern.row_ptr;
-        col = pattern ? own_col : M->pattern.col_idx;
+        if (!pattern) {
+            spira_gf2_matrix_size(M, &nrows64, NULL, &nnz64);
+            own_rp = malloc(((size_t)nrows64 + 1) * sizeof *own_rp);
+            own_col = malloc(((size_t)nnz64 + 1) * sizeof *own_col);
+            if (!own_rp || !own_col) {
+                fprintf(stderr, "%s: out of host memory for the reference's copy of %s\n",
+                        cli_prog, path);
+                goto done;
+            }
+            spira_gf2_matrix_get_pattern(M, own_rp, own_col);
+        }
+        rp = own_rp, col = own_col;
     }
     spira_gf2_matrix_size(M, &nrows64, &ncols64, &nnz64);
     m = (int32_t)nrows64, n = (int32_t)ncols64, nnz = (int32_t)nnz64;
@@ -457,7 +451,7 @@ int main(int argc, char **argv)
         int width = widths[wi], words = width / 64;
         size_t nx = (size_t)n * (size_t)words;
         uint64_t st = 0x2545F4914F6CDD1Du ^ (uint64_t)width;
-        for (size_t k = 0; k < nx; k++) x[k] = spira__xorshift64(&st);
+        for (size_t k = 0; k < nx; k++) x[k] = cli_xorshift64(&st);
         reference(m, rp, col, words, x, ref);
         s = spira_gf2_block_create(ctx, n, width, &X);
         if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, m, width, &Y);
@@ -468,7 +462,7 @@ int main(int argc, char **argv)
         }
         for (int i = 0; i < nf; i++) {
             result r;
-            bench_format(ctx, tm, M, &items[i], words, X, Y, m, ref, ybuf, t, (int)warmup,
+            bench_format(ctx, M, &items[i], words, X, Y, m, ref, ybuf, t, (int)warmup,
                          (int)reps, &r);
             if (!r.ok && strcmp(r.status, "refused")) rc = 1;
             if (r.ok && strcmp(r.status, "ok")) rc = 1;
@@ -509,7 +503,6 @@ done:
     spira_gf2_block_destroy(X);
     spira_gf2_block_destroy(Y);
     spira_gf2_matrix_destroy(M);
-    spira__cuda_timer_destroy(tm);
     spira_context_destroy(ctx);
     free(coo_row), free(own_col), free(own_rp);
     free(x), free(ref), free(ybuf), free(t);

@@ -10,15 +10,13 @@
  * written once) / t with beta = 0, the speedup over `cusparse` (t_cusparse / t), the
  * matrix's bytes, and the largest error against the CPU double reference,
  * max_i |y_i - ref_i| / (|A| |x|)_i, with y poisoned (NaN) before the run. A format that
- * refuses the matrix gets a row with its reason. It links the library's internals
- * (libspira_core) for the plan's timings and the event timer.
+ * refuses the matrix gets a row with its reason. It uses the public API only: the plan's
+ * costs from spira_matrix_plan_info, the runs timed by spira_spmv_time.
  *
  * Exit status: 0, 1 if a format failed (not a refusal) or exceeded the error bound, 2 for
  * bad usage.
  */
 #include "cli.h"
-#include "spmv.h"
-#include "cuda/gateway.h"
 
 #include <float.h>
 #include <getopt.h>
@@ -49,55 +47,6 @@ static void usage(FILE *f)
             "  --help               this text\n");
 }
 
-/* One run of the plan timed on the backend's clock. */
-static spira_status timed_apply(spira_context ctx, spira__spmv_plan *p, spira_cuda_timer *tm,
-                                const void *x, void *y, double *ms)
-{
-    if (!tm) {
-        double t0 = spira__now_ms();
-        spira_status s = spira__spmv_apply(p, 1.0, x, 0.0, y);
-        *ms = spira__now_ms() - t0;
-        return s;
-    }
-    SPIRA__TRY(spira__cuda_timer_start(ctx, tm));
-    SPIRA__TRY(spira__spmv_apply(p, 1.0, x, 0.0, y));
-    return spira__cuda_timer_stop(ctx, tm, ms);
-}
-
-/* Device-to-device copy bandwidth: median over reps of 2 * bytes / t, in GB/s. */
-static spira_status copy_bandwidth(spira_context ctx, size_t bytes, int reps, double *gbs)
-{
-    int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
-    void *a = NULL, *b = NULL;
-    spira_cuda_timer *tm = NULL;
-    double *t = calloc((size_t)reps, sizeof *t);
-    if (!t) return SPIRA_ERR_NOMEM;
-    spira_status s = spira__mem_alloc(ctx, &a, bytes, "copy-bandwidth source");
-    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, &b, bytes, "copy-bandwidth destination");
-    if (s == SPIRA_OK && gpu) s = spira__cuda_timer_create(ctx, &tm);
-    if (s == SPIRA_OK && gpu) s = spira__cuda_fill(ctx, (int32_t)(bytes / 8), SPIRA_R64, a, 1.0);
-    if (s == SPIRA_OK && !gpu) memset(a, 1, bytes);
-    for (int r = -2; r < reps && s == SPIRA_OK; r++) { /* two untimed copies first */
-        double ms = 0;
-        if (gpu) {
-            s = spira__cuda_timer_start(ctx, tm);
-            if (s == SPIRA_OK) s = spira__cuda_copy(ctx, b, a, bytes);
-            if (s == SPIRA_OK) s = spira__cuda_timer_stop(ctx, tm, &ms);
-        } else {
-            double t0 = spira__now_ms();
-            memcpy(b, a, bytes);
-            ms = spira__now_ms() - t0;
-        }
-        if (r >= 0) t[r] = ms;
-    }
-    if (s == SPIRA_OK) *gbs = 2.0 * (double)bytes / (spira__median(t, reps) * 1e6);
-    spira__cuda_timer_destroy(tm);
-    spira__mem_free(ctx, a);
-    spira__mem_free(ctx, b);
-    free(t);
-    return s;
-}
-
 typedef struct {
     int ok;             /* measured */
     const char *status; /* "ok", "refused", "error", "WRONG" */
@@ -115,8 +64,8 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
     memset(r, 0, sizeof *r);
     r->status = "error";
     spira_status s = spira_matrix_set_format(A, it->name, it->opts);
-    spira__spmv_plan *p = NULL;
-    if (s == SPIRA_OK) s = spira__spmv_plan_get(A, &p);
+    spira_plan_info p;
+    if (s == SPIRA_OK) s = spira_matrix_plan_info(A, &p);
     if (s != SPIRA_OK) {
         r->status = s == SPIRA_ERR_UNSUPPORTED ? "refused" : "error";
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
@@ -125,19 +74,20 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
     spira_matrix_info mi;
     spira_matrix_get_info(A, &mi);
     r->select_ms = mi.select_ms;
-    r->convert_ms = p->convert_ms;
-    r->upload_ms = p->upload_ms;
-    r->bytes = p->bytes;
-    r->converted_on = p->on_device ? "gpu" : "host";
-    int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
-    spira_cuda_timer *tm = NULL;
+    r->convert_ms = p.convert_ms;
+    r->upload_ms = p.upload_ms;
+    r->bytes = p.bytes;
+    r->converted_on = p.on_device ? "gpu" : "host";
     double *t = calloc((size_t)reps, sizeof *t);
-    int32_t m = A->csr.nrows;
-    if (!t) s = spira__error(ctx, SPIRA_ERR_NOMEM, "timing buffer");
-    if (s == SPIRA_OK && gpu) s = spira__cuda_timer_create(ctx, &tm);
+    int32_t m = (int32_t)mi.nrows;
+    if (!t) {
+        snprintf(r->note, sizeof r->note, "timing buffer: out of host memory");
+        spira_matrix_drop_plan(A);
+        return;
+    }
     /* correctness first, on a poisoned y */
-    if (s == SPIRA_OK) s = spira_vector_fill(y, NAN);
-    if (s == SPIRA_OK) s = spira__spmv_apply(p, 1.0, x->data, 0.0, y->data);
+    s = spira_vector_fill(y, NAN);
+    if (s == SPIRA_OK) s = spira_spmv_time(1.0, A, x, 0.0, y, 1, NULL);
     if (s == SPIRA_OK) s = spira_vector_get_f64(y, ybuf);
     if (s == SPIRA_OK) {
         double e = 0;
@@ -148,28 +98,22 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
         }
         r->err = e;
     }
-    for (int k = 0; k < warmup && s == SPIRA_OK; k++) {
-        double ms;
-        s = timed_apply(ctx, p, tm, x->data, y->data, &ms);
-    }
-    for (int k = 0; k < reps && s == SPIRA_OK; k++)
-        s = timed_apply(ctx, p, tm, x->data, y->data, &t[k]);
+    if (s == SPIRA_OK) s = spira_spmv_time(1.0, A, x, 0.0, y, warmup, NULL);
+    if (s == SPIRA_OK) s = spira_spmv_time(1.0, A, x, 0.0, y, reps, t);
     if (s == SPIRA_OK) {
-        r->spmv_ms = spira__median(t, reps);
+        r->spmv_ms = cli_median(t, reps);
         r->spmv_min_ms = t[0];
         r->ok = 1;
         r->status = r->err <= tol ? "ok" : "WRONG";
-        const char *st = p->fmt->stats && p->layout ? p->fmt->stats(p->layout) : NULL;
-        if (A->format_reason[0]) /* "auto": what it chose and why */
-            snprintf(r->note, sizeof r->note, "chose %s, %s", A->format, A->format_reason);
+        if (mi.format_reason[0]) /* "auto": what it chose and why */
+            snprintf(r->note, sizeof r->note, "chose %s, %s", mi.format, mi.format_reason);
         else
-            snprintf(r->note, sizeof r->note, "%s", st ? st : "");
+            snprintf(r->note, sizeof r->note, "%s", p.stats);
     } else {
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
     }
-    spira__cuda_timer_destroy(tm);
     free(t);
-    spira__spmv_plan_drop(A); /* its device memory goes before the next format's */
+    spira_matrix_drop_plan(A); /* its device memory goes before the next format's */
 }
 
 int main(int argc, char **argv)
@@ -223,7 +167,7 @@ int main(int argc, char **argv)
     int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
     double copy_gbs = 0;
     if (copy_mib > 0)
-        cli_check(ctx, copy_bandwidth(ctx, (size_t)copy_mib << 20, 20, &copy_gbs),
+        cli_check(ctx, spira_context_copy_bandwidth(ctx, (size_t)copy_mib << 20, 20, &copy_gbs),
                   "measuring the copy bandwidth");
     if (!have_matrix) {
         printf("%s: copy bandwidth %.1f GB/s (%ld MiB buffer, read + written, median of 20)\n",
@@ -234,8 +178,9 @@ int main(int argc, char **argv)
 
     char source[512];
     spira_matrix A = cli_load_matrix(ctx, lap, lap ? NULL : argv[optind], dtype, source, sizeof source);
-    const spira__csr *csr = &A->csr;
-    int32_t m = csr->nrows, n = csr->ncols;
+    spira_matrix_info ai;
+    spira_matrix_get_info(A, &ai);
+    int32_t m = (int32_t)ai.nrows, n = (int32_t)ai.ncols, nnz = (int32_t)ai.nnz;
 
     /* the format list; on CUDA, cuSPARSE with default options is always measured first */
     enum { CAP = 64 };
@@ -257,7 +202,11 @@ int main(int argc, char **argv)
     /* x fixed and exactly representable in float, so both precisions see one input */
     double *x = malloc(((size_t)n + 1) * sizeof *x), *ref = malloc(((size_t)m + 1) * sizeof *ref);
     double *scale = malloc(((size_t)m + 1) * sizeof *scale), *ybuf = malloc(((size_t)m + 1) * sizeof *ybuf);
-    if (!x || !ref || !scale || !ybuf) {
+    /* A's CSR, copied out for the reference and dropped after it */
+    size_t vsize = spira_dtype_size(dtype);
+    int32_t *rp = malloc(((size_t)m + 1) * sizeof *rp), *col = malloc(((size_t)nnz + 1) * sizeof *col);
+    void *val = malloc(((size_t)nnz + 1) * vsize);
+    if (!x || !ref || !scale || !ybuf || !rp || !col || !val) {
         fprintf(stderr, "spira-spmv: out of host memory\n");
         return 1;
     }
@@ -266,16 +215,22 @@ int main(int argc, char **argv)
         st ^= st << 13, st ^= st >> 17, st ^= st << 5;
         x[j] = (float)(st / 2147483648.0 - 1.0);
     }
-    spira__csr_spmv_f64(csr, 1.0, x, 0.0, ref);
+    cli_check(ctx, spira_matrix_get_csr(A, rp, col, val), "copying out A");
+    /* ref = A x in double, row by row in column order; scale = |A||x| */
     int32_t maxrow = 0;
     for (int32_t i = 0; i < m; i++) {
-        double s = 0;
-        for (int32_t k = csr->row_ptr[i]; k < csr->row_ptr[i + 1]; k++)
-            s += fabs(spira__get(csr->val, csr->dtype, k) * x[csr->col_idx[k]]);
+        double sum = 0, s = 0;
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+            double a = dtype == SPIRA_R64 ? ((const double *)val)[k] : ((const float *)val)[k];
+            sum += a * x[col[k]];
+            s += fabs(a * x[col[k]]);
+        }
+        ref[i] = sum;
         scale[i] = s;
-        int32_t len = csr->row_ptr[i + 1] - csr->row_ptr[i];
+        int32_t len = rp[i + 1] - rp[i];
         if (len > maxrow) maxrow = len;
     }
+    free(rp), free(col), free(val);
     /* a sum of L terms in any order is within L eps of the exact one (relative to |A||x|) */
     double eps = dtype == SPIRA_R64 ? DBL_EPSILON : FLT_EPSILON, tol = 4 * eps * (maxrow + 2);
     spira_vector vx, vy;
@@ -292,7 +247,7 @@ int main(int argc, char **argv)
                "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,converted_on,note\n");
     } else {
         printf("spira-spmv %s: %s, %d x %d, %d nonzeros (max %d a row), %s precision\n",
-               spira_version(), source, m, n, csr->nnz, maxrow,
+               spira_version(), source, m, n, nnz, maxrow,
                dtype == SPIRA_R64 ? "double" : "single");
         printf("backend %s: %s\n", gpu ? "cuda" : "cpu", spira_context_device_name(ctx));
         if (copy_mib > 0)
@@ -313,7 +268,7 @@ int main(int argc, char **argv)
         if (!r.ok && strcmp(r.status, "refused")) rc = 1;
         if (r.ok && strcmp(r.status, "ok")) rc = 1;
         double setup = r.select_ms + r.convert_ms + r.upload_ms, t = r.spmv_ms;
-        double gflops = r.ok && t > 0 ? 2.0 * csr->nnz / (t * 1e6) : 0;
+        double gflops = r.ok && t > 0 ? 2.0 * nnz / (t * 1e6) : 0;
         double bytes = (double)r.bytes + (double)n * vb + (double)m * vb;
         double gbs = r.ok && t > 0 ? bytes / (t * 1e6) : 0;
         double ratio = r.ok && t > 0 && t_cusparse > 0 ? t_cusparse / t : 0;
@@ -321,7 +276,7 @@ int main(int argc, char **argv)
         snprintf(label, sizeof label, "%s%s%s", items[i].name, items[i].opts[0] ? ":" : "",
                  items[i].opts);
         if (csv) {
-            printf("%s,%d,%d,%d,%s,%s,", source, m, n, csr->nnz, prec, gpu ? "cuda" : "cpu");
+            printf("%s,%d,%d,%d,%s,%s,", source, m, n, nnz, prec, gpu ? "cuda" : "cpu");
             cli_csv_field(items[i].name);
             putchar(',');
             cli_csv_field(items[i].opts);

@@ -31,6 +31,12 @@ spira_status spira__cuda_clone(spira_context ctx, void **d, const void *s, size_
     return NO_CUDA(ctx);
 }
 spira_status spira__cuda_download(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_csr_upload(spira_context ctx, const spira__csr *A, spira__csr_dev **d)
+{
+    *d = NULL;
+    return NO_CUDA(ctx);
+}
+void spira__cuda_csr_free(spira_context ctx, spira__csr_dev *d) { (void)ctx; (void)d; }
 spira_status spira__cuda_copy(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_capture_begin(spira_context ctx) { return NO_CUDA(ctx); }
 spira_status spira__cuda_capture_end(spira_context ctx, spira_status captured, void **exec)

@@ -10,6 +10,9 @@
  * hold (an entry takes at least 4 bytes, "1 1\n"), so a forged size line cannot make a
  * small file allocate gigabytes. Symmetric halves are mirrored after the pass, once the
  * off-diagonal count, and so the expanded size, is known.
+ *
+ * The check that a sum of repeated entries stays finite (spira__mm_check_sum) is here too,
+ * beside the check of each value, for both CSR builders (mmio_read.c, mmio_fast.c).
  */
 #include "mmio.h"
 #include "mm_lex.h"
@@ -859,4 +862,19 @@ spira_status spira__mm_parse_head(spira_context ctx, const char *text, size_t le
     SPIRA__TRY(parse_size(&L, head, declared));
     *body = len - (size_t)(L.end - L.p); /* text may have been NULL (len 0) */
     return SPIRA_OK;
+}
+
+/* Each value is checked as it is read, but repeated entries are summed (into the CSR or
+ * the dense vector), and 1e308 + 1e308, or 3e38 + 3e38 read as float, is Inf: a sum that
+ * is not finite in dtype is refused like an Inf in the file. (row, col) 1-based, col 0
+ * for a vector. */
+spira_status spira__mm_check_sum(spira_context ctx, const char *name, double x, spira_dtype t,
+                                 int64_t row, int64_t col)
+{
+    if (isfinite(t == SPIRA_R32 ? (float)x : x)) return SPIRA_OK;
+    char at[64];
+    if (col) snprintf(at, sizeof at, "(%lld, %lld)", (long long)row, (long long)col);
+    else snprintf(at, sizeof at, "index %lld", (long long)row);
+    return spira__error(ctx, SPIRA_ERR_PARSE, "%s: the entries at %s sum beyond the range of %s",
+                        name, at, t == SPIRA_R32 ? "float" : "double");
 }

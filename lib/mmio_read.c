@@ -14,21 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each value is checked as it is read, but repeated entries are summed (into the CSR or
- * the dense vector), and 1e308 + 1e308, or 3e38 + 3e38 read as float, is Inf: a sum that
- * is not finite in dtype is refused like an Inf in the file. (row, col) 1-based, col 0
- * for a vector. */
-spira_status spira__mm_check_sum(spira_context ctx, const char *name, double x, spira_dtype t,
-                                 int64_t row, int64_t col)
-{
-    if (isfinite(t == SPIRA_R32 ? (float)x : x)) return SPIRA_OK;
-    char at[64];
-    if (col) snprintf(at, sizeof at, "(%lld, %lld)", (long long)row, (long long)col);
-    else snprintf(at, sizeof at, "index %lld", (long long)row);
-    return spira__error(ctx, SPIRA_ERR_PARSE, "%s: the entries at %s sum beyond the range of %s",
-                        name, at, t == SPIRA_R32 ? "float" : "double");
-}
-
 /* check_sum over a CSR's values, in row order. */
 static spira_status check_sums(spira_context ctx, const char *name, const spira__csr *A)
 {

@@ -110,6 +110,11 @@ SPIRA_API spira_status spira_context_budget(spira_context ctx, size_t *host_byte
 SPIRA_API const char *spira_last_error(spira_context ctx);
 /* Wait for all work queued on the context's stream (a no-op on the CPU). */
 SPIRA_API spira_status spira_context_synchronize(spira_context ctx);
+/* The memory bandwidth to hold a SpMV's GB/s against: two buffers of bytes (>= 8) where
+ * the context computes, copied once untimed twice, then reps times each timed on the
+ * backend's clock (as spira_spmv_time); *gbs = 2 bytes (read + written) / the median time. */
+SPIRA_API spira_status spira_context_copy_bandwidth(spira_context ctx, size_t bytes, int reps,
+                                                    double *gbs);
 
 /* ---- matrices ------------------------------------------------------------------ */
 
@@ -183,10 +188,36 @@ SPIRA_API spira_status spira_matrix_prepare(spira_matrix A);
 /* Number of registered formats, and the name and one-line description of the i-th. */
 SPIRA_API int spira_format_count(void);
 SPIRA_API spira_status spira_format_describe(int i, const char **name, const char **description);
+/* The option keys the i-th format takes, space-separated ("" none; NULL: no such format). */
+SPIRA_API const char *spira_format_options(int i);
 
 /* y <- alpha*A*x + beta*y, with A's selected format, on the context's backend. */
 SPIRA_API spira_status spira_spmv(double alpha, spira_matrix A, spira_vector x, double beta,
                                   spira_vector y);
+
+/* ---- measuring a format (what spira-spmv and spira-gf2 report) ---------------------
+ * A plan is a format's layout of a matrix, built once and cached in it. The times are
+ * those of building it; a solve's info reports the same split. */
+typedef struct {
+    const char *format; /* the format the plan runs ("auto" resolved to its choice) */
+    double convert_ms;  /* analysis + conversion, on the host or (on_device) the GPU */
+    double upload_ms;   /* device allocation + copy (0 on the CPU or when built there) */
+    size_t bytes;       /* the layout's bytes as its multiply reads them, padding included */
+    int on_device;      /* 1: converted on the GPU from the matrix's device CSR */
+    const char *stats;  /* the format's own figures (HYB's width, ...), "" if none; valid
+                         * until the plan is dropped */
+} spira_plan_info;
+/* The plan of A's selected format (built now if it is not: as spira_matrix_prepare). */
+SPIRA_API spira_status spira_matrix_plan_info(spira_matrix A, spira_plan_info *info);
+/* Free the plan of A's selected format now (its device memory with it); the next multiply
+ * builds it again. The format and its options stay selected. */
+SPIRA_API spira_status spira_matrix_drop_plan(spira_matrix A);
+/* n multiplies y <- alpha*A*x + beta*y, each timed on the backend's clock: CUDA events
+ * around it on the context's stream, the wall clock on the CPU. ms[k] gets the k-th run's
+ * milliseconds (ms NULL: warm-up, none kept). The plan is built (or found) before the
+ * first run, outside every timing. Arguments as spira_spmv. */
+SPIRA_API spira_status spira_spmv_time(double alpha, spira_matrix A, spira_vector x, double beta,
+                                       spira_vector y, int n, double *ms);
 
 /* ---- vectors and BLAS-1 (lib/) ------------------------------------------------- */
 
@@ -462,6 +493,12 @@ SPIRA_API void spira_gf2_matrix_destroy(spira_gf2_matrix M);
 SPIRA_API int spira_gf2_format_count(void);
 SPIRA_API spira_status spira_gf2_format_describe(int i, const char **name,
                                                  const char **description);
+/* The option keys the i-th GF(2) format takes, space-separated ("" none; NULL: no such). */
+SPIRA_API const char *spira_gf2_format_options(int i);
+/* Copy out M's entries as a 0-based CSR pattern (sorted columns, after cancellation):
+ * nrows + 1 row pointers and nnz columns (sizes from _size). Either pointer may be NULL. */
+SPIRA_API spira_status spira_gf2_matrix_get_pattern(spira_gf2_matrix M, int32_t *row_ptr,
+                                                    int32_t *col_idx);
 
 /* A block of nrows rows of width bits (64, 128 or 256), zeroed. */
 SPIRA_API spira_status spira_gf2_block_create(spira_context ctx, int64_t nrows, int width,
@@ -473,6 +510,14 @@ SPIRA_API spira_status spira_gf2_block_get(spira_gf2_block X, uint64_t *host);
 
 /* Y = M X. X has ncols(M) rows, Y nrows(M), both one width and M's context; Y is not X. */
 SPIRA_API spira_status spira_gf2_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y);
+/* Measuring, as for SpMV above: the plan for blocks of width bits (built now if needed),
+ * dropping M's plans (of every width), and n multiplies Y = M X each timed on the
+ * backend's clock (ms NULL: warm-up; each run is a whole spira_gf2_spmv). */
+SPIRA_API spira_status spira_gf2_matrix_plan_info(spira_gf2_matrix M, int width,
+                                                  spira_plan_info *info);
+SPIRA_API spira_status spira_gf2_matrix_drop_plans(spira_gf2_matrix M);
+SPIRA_API spira_status spira_gf2_spmv_time(spira_gf2_matrix M, spira_gf2_block X,
+                                           spira_gf2_block Y, int n, double *ms);
 
 /* a_i = X^T A^i Y for i = 0 .. L, the sequence of block Wiedemann (solvers/gf2_krylov.c): X
  * and Y ncols(A) rows of one width W (64, 128 or 256) on A's context; A square, or wide

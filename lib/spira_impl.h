@@ -142,6 +142,11 @@ static inline uint64_t spira__xorshift64(uint64_t *s)
  * in place (lib/timing.c). */
 double spira__now_ms(void);
 double spira__median(double *v, int n);
+/* n calls of call(arg) timed one by one on ctx's clock (CUDA events around each on the
+ * context's stream; the wall clock on the CPU), ms[k] the k-th (ms NULL: not kept); stops
+ * at the first failure and returns it. */
+spira_status spira__time_calls(spira_context ctx, int n, double *ms,
+                               spira_status (*call)(void *arg), void *arg);
 
 /* ---- option fields (lib/options.c) ---------------------------------------------------
  * Each resolves the field in place or returns SPIRA_ERR_INVALID_ARG naming it (field is

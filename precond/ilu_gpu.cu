@@ -26,7 +26,6 @@
  * read-only cache (__ldg), which is not kept coherent with writes in the same launch.
  */
 #include "ilu.h"
-#include "csr_gpu.cuh"
 #include "csr_row.cuh"
 #include "csr_vector.h"
 #include "cuda/check.cuh"
@@ -74,7 +73,7 @@ static void exact_release(spira_context ctx, ilu_dev *d)
     if (d->vout) cusparseDestroyDnVec(d->vout);
     spira__cuda_free(ctx, d->buf_lower);
     spira__cuda_free(ctx, d->buf_upper);
-    spira__csr_dev_destroy(ctx, d->lu);
+    spira__cuda_csr_free(ctx, d->lu);
     d->sv_lower = d->sv_upper = NULL;
     d->lower = d->upper = NULL;
     d->vin = d->vmid = d->vout = NULL;
@@ -85,8 +84,8 @@ static void exact_release(spira_context ctx, ilu_dev *d)
 
 static void sweeps_release(spira_context ctx, ilu_dev *d)
 {
-    spira__csr_dev_destroy(ctx, d->ls);
-    spira__csr_dev_destroy(ctx, d->us);
+    spira__cuda_csr_free(ctx, d->ls);
+    spira__cuda_csr_free(ctx, d->us);
     spira__cuda_free(ctx, d->diag);
     spira__cuda_free(ctx, d->pr);
     d->ls = d->us = NULL;
@@ -168,7 +167,7 @@ static spira_status exact_setup(spira__ilu_factor *f, ilu_dev *d)
 {
     spira_context ctx = f->ctx;
     const spira__csr *lu = &f->lu;
-    SPIRA__TRY(spira__csr_dev_upload(ctx, lu, (void **)&d->lu));
+    SPIRA__TRY(spira__cuda_csr_upload(ctx, lu, &d->lu));
     if (lu->nrows == 0) return SPIRA_OK;
     /* analysis reads the vectors' descriptors, so give them defined contents */
     SPIRA__TRY(spira__cuda_fill(ctx, lu->nrows, lu->dtype, d->w0, 0.0));
@@ -200,8 +199,8 @@ static spira_status sweeps_setup(spira__ilu_factor *f, ilu_dev *d)
     spira__csr lower, upper;
     void *diag;
     SPIRA__TRY(spira__ilu_split(f, &lower, &upper, &diag));
-    spira_status s = spira__csr_dev_upload(ctx, &lower, (void **)&d->ls);
-    if (s == SPIRA_OK) s = spira__csr_dev_upload(ctx, &upper, (void **)&d->us);
+    spira_status s = spira__cuda_csr_upload(ctx, &lower, &d->ls);
+    if (s == SPIRA_OK) s = spira__cuda_csr_upload(ctx, &upper, &d->us);
     if (s == SPIRA_OK) s = spira__cuda_clone(ctx, &d->diag, diag, n * es, "ILU sweeps: U's diagonal");
     if (s == SPIRA_OK && f->perm) s = spira__cuda_malloc(ctx, &d->pr, n * es, "ILU sweeps: P r");
     spira__csr_free(&lower);

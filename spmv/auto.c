@@ -1,7 +1,8 @@
 /*
  * auto.c - choosing A's format: spira_matrix_set_format by name, or "auto" (see auto.h):
  * row statistics, the cost model's choice and its history, and the timed trial, which
- * builds plans through spmv.c (whose plan_get asks auto to settle a choice still open).
+ * builds plans through spmv.c's cache. spmv.c never calls here; multiply.c settles a
+ * choice still open (spira__auto_settle) before it looks a plan up.
  */
 #include "auto.h"
 #include "cost.h"
@@ -180,7 +181,7 @@ static spira_status trial(spira_matrix A, char *why, size_t len, double *kept_ms
         A->format_opts[0] = 0;
         spira__spmv_plan *p;
         double ms = INFINITY;
-        s = spira__spmv_plan_get(A, &p);
+        s = spira__spmv_plan_lookup(A, &p); /* named, not auto's: nothing to settle */
         if (s == SPIRA_OK) s = time_plan(ctx, p, x, y, &ms);
         if (s == SPIRA_ERR_UNSUPPORTED || s == SPIRA_ERR_NOMEM) {
             s = SPIRA_OK; /* refused, or too big here: not a candidate */
@@ -335,7 +336,8 @@ spira_status spira__spmv_plan_expect(spira_matrix A, double expect, spira__spmv_
         snprintf(source, sizeof source, "%.0f expected by this solve", expect);
         SPIRA__TRY(decide(A, expect, source));
     }
-    return spira__spmv_plan_get(A, plan);
+    SPIRA__TRY(spira__auto_settle(A));
+    return spira__spmv_plan_lookup(A, plan);
 }
 
 void spira__spmv_account(spira_matrix A, double solve_ms)
@@ -424,4 +426,15 @@ spira_status spira_matrix_set_format(spira_matrix A, const char *name, const cha
     memmove(A->format_opts, options ? options : "", strlen(options ? options : "") + 1);
     snprintf(A->format, sizeof A->format, "%s", fmt_name);
     return SPIRA_OK;
+}
+
+spira_status spira__matrix_format_follow(spira_matrix B, spira_matrix A)
+{
+    const char *name = spira__matrix_format(A);
+    spira__matrix_format(B);
+    /* under "auto", B chooses from its own rows (the ones multiplied) */
+    if (A->autosel.on) return spira_matrix_set_format(B, "auto", A->autosel.opts);
+    if (!strcmp(B->format, name) && !strcmp(B->format_opts, A->format_opts))
+        return SPIRA_OK;
+    return spira_matrix_set_format(B, name, A->format_opts);
 }

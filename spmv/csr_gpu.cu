@@ -70,13 +70,3 @@ extern "C" const spira__format_gpu spira__csr_scalar_gpu = {
     .shares_csr = 1,
     .apply = csr_scalar_dev_apply,
 };
-
-spira_status spira__csr_dev_upload(spira_context ctx, const spira__csr *A, void **dev)
-{
-    return spira__dev_create(ctx, &spira__csr_scalar_gpu, "CSR", A, NULL, NULL, dev);
-}
-
-void spira__csr_dev_destroy(spira_context ctx, void *dev)
-{
-    spira__dev_destroy(ctx, &spira__csr_scalar_gpu, dev);
-}

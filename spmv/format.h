@@ -33,7 +33,7 @@ extern "C" {
  * upload cloned is freed by the dispatcher, after release (NULL when there is nothing
  * else: streams, events and library descriptors are the else), also when upload failed
  * half-way. */
-struct spira__csr_dev; /* csr_gpu.cuh */
+struct spira__csr_dev; /* cuda/gateway.h */
 
 typedef struct spira__format_gpu {
     size_t handle;

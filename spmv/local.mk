@@ -1,5 +1,5 @@
 # the machinery: the format table, options, device handles, the registry, plans, selection
-libspira_spmv_la_SOURCES += spmv/options.c spmv/device.c spmv/registry.c spmv/spmv.c \
+libspira_spmv_la_SOURCES += spmv/options.c spmv/device.c spmv/registry.c spmv/spmv.c spmv/multiply.c \
 	spmv/auto.c spmv/cost.c
 noinst_HEADERS += spmv/format.h spmv/options.h spmv/device.h spmv/spmv.h spmv/auto.h \
 	spmv/cost.h

@@ -83,3 +83,9 @@ spira_status spira_format_describe(int i, const char **name, const char **descri
     if (description) *description = f->description;
     return SPIRA_OK;
 }
+
+const char *spira_format_options(int i)
+{
+    const spira__format *f = spira__format_at(i);
+    return !f ? NULL : f->options ? f->options : "";
+}

@@ -1,7 +1,8 @@
 /*
- * spmv.c - the dispatcher: the plan cache (a plan is built once per matrix, format and
- * options, then reused), spira_spmv and spira_matrix_prepare, and the count of multiplies.
- * Choosing the format is auto.c's.
+ * spmv.c - the plan cache (a plan is built once per matrix, format and options, then
+ * reused), a built plan's multiply and the count of multiplies. It calls nothing above
+ * it: choosing the format is auto.c's, and the public calls that settle that choice
+ * before they look a plan up are multiply.c's.
  */
 #include "spmv.h"
 #include "device.h"
@@ -121,17 +122,6 @@ const char *spira__matrix_format(spira_matrix A)
     return A->format;
 }
 
-spira_status spira__matrix_format_follow(spira_matrix B, spira_matrix A)
-{
-    const char *name = spira__matrix_format(A);
-    spira__matrix_format(B);
-    /* under "auto", B chooses from its own rows (the ones multiplied) */
-    if (A->autosel.on) return spira_matrix_set_format(B, "auto", A->autosel.opts);
-    if (!strcmp(B->format, name) && !strcmp(B->format_opts, A->format_opts))
-        return SPIRA_OK;
-    return spira_matrix_set_format(B, name, A->format_opts);
-}
-
 static void plan_key(spira_matrix A, char *key, size_t len)
 {
     snprintf(key, len, "spmv:%s:%s", spira__matrix_format(A), A->format_opts);
@@ -163,9 +153,8 @@ void spira__spmv_plan_drop(spira_matrix A)
     spira__matrix_cache_drop(A, key);
 }
 
-spira_status spira__spmv_plan_get(spira_matrix A, spira__spmv_plan **plan)
+spira_status spira__spmv_plan_lookup(spira_matrix A, spira__spmv_plan **plan)
 {
-    SPIRA__TRY(spira__auto_settle(A)); /* a new matrix's "auto" chooses now */
     char key[sizeof A->cache->key];
     plan_key(A, key, sizeof key);
     spira__cache_entry *e = spira__matrix_cache_find(A, key);
@@ -201,30 +190,10 @@ spira_status spira__spmv_apply(spira__spmv_plan *p, double alpha, const void *x,
     return SPIRA_OK;
 }
 
-spira_status spira_matrix_prepare(spira_matrix A)
+void spira__plan_info(const spira__spmv_plan *p, spira_plan_info *info)
 {
-    if (!A) return SPIRA_ERR_INVALID_ARG;
-    spira__spmv_plan *p;
-    return spira__spmv_plan_get(A, &p);
+    const char *st = p->fmt->stats && p->layout ? p->fmt->stats(p->layout) : NULL;
+    *info = (spira_plan_info){.format = p->fmt->name, .convert_ms = p->convert_ms,
+                              .upload_ms = p->upload_ms, .bytes = p->bytes,
+                              .on_device = p->on_device, .stats = st ? st : ""};
 }
-
-spira_status spira_spmv(double alpha, spira_matrix A, spira_vector x, double beta, spira_vector y)
-{
-    if (!A || !x || !y) return SPIRA_ERR_INVALID_ARG;
-    spira_context ctx = A->ctx;
-    if (x->ctx != ctx || y->ctx != ctx)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "matrix and vectors belong to different contexts");
-    if (x->n != A->csr.ncols || y->n != A->csr.nrows)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "SpMV size mismatch: A is %d x %d, x has %d, y has %d", A->csr.nrows,
-                            A->csr.ncols, x->n, y->n);
-    if (x->dtype != A->csr.dtype || y->dtype != A->csr.dtype)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "SpMV precision mismatch between matrix and vectors");
-    if (x == y)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SpMV x and y must be distinct vectors");
-    spira__spmv_plan *p;
-    SPIRA__TRY(spira__spmv_plan_get(A, &p));
-    return spira__spmv_apply(p, alpha, x->data, beta, y->data);
-}
-

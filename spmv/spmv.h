@@ -8,7 +8,7 @@
 
 #include "format.h"
 
-typedef struct spira__csr_dev spira__csr_dev; /* csr_gpu.cuh */
+typedef struct spira__csr_dev spira__csr_dev; /* cuda/gateway.h */
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,6 +50,8 @@ spira_status spira__plan_build(spira_context ctx, const char *kind, const spira_
                                const spira__csr *A, const spira__csr_dev *dA, const char *opts,
                                spira__spmv_plan **out);
 void spira__plan_destroy(void *plan); /* NULL is fine */
+/* What p cost and holds, as spira_matrix_plan_info and spira_gf2_matrix_plan_info give it. */
+void spira__plan_info(const spira__spmv_plan *p, spira_plan_info *info);
 
 /* A's canonical CSR on the device, uploaded at the first call and cached in A for every
  * plan built from it (the CSR family borrows it, the GPU conversions read it). *upload_ms
@@ -64,12 +66,15 @@ typedef struct {
 } spira__csr_dev_entry;
 spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, double *upload_ms);
 
-/* The plan of A's selected format, built on first call. */
+/* The plan of A's selected format, built on first call, a choice auto still has to make
+ * made first (multiply.c). */
 spira_status spira__spmv_plan_get(spira_matrix A, spira__spmv_plan **plan);
+/* The same without asking auto: the plan of the format A names now (spmv.c). */
+spira_status spira__spmv_plan_lookup(spira_matrix A, spira__spmv_plan **plan);
 /* The format A multiplies with: what spira_matrix_set_format chose, else the default
  * (csr-scalar), which this records in A. Solvers report it. */
 const char *spira__matrix_format(spira_matrix A);
-/* Give B A's format and options unless it has them already (PageRank's P^T follows G). */
+/* Give B A's format and options unless it has them already (PageRank's P^T follows G; auto.c). */
 spira_status spira__matrix_format_follow(spira_matrix B, spira_matrix A);
 /* The plan a caller that expects to make about expect multiplies with A will use: when A's
  * format is auto's, the choice is weighed again first (auto.c). */

@@ -37,6 +37,19 @@ spira_status spira__cuda_copy(spira_context ctx, void *ddst, const void *dsrc, s
 spira_status spira__cuda_zero(spira_context ctx, void *d, size_t bytes); /* on the stream */
 spira_status spira__cuda_synchronize(spira_context ctx);
 
+/* A CSR matrix on the device: the CSR-family formats' handle (spmv/csr_gpu.cuh) and the ILU
+ * factor's triangles (precond/ilu_gpu.cu) are both this. */
+typedef struct spira__csr_dev {
+    int32_t nrows, ncols, nnz;
+    spira_dtype dtype;
+    int32_t *row_ptr, *col_idx; /* device */
+    void *val;                  /* device */
+    double mean_row;            /* nnz / nrows, for kernels that size work by it */
+} spira__csr_dev;
+/* *d = a device copy of A of its own, outside any format (NULL on failure, nothing left). */
+spira_status spira__cuda_csr_upload(spira_context ctx, const spira__csr *A, spira__csr_dev **d);
+void spira__cuda_csr_free(spira_context ctx, spira__csr_dev *d); /* NULL is fine */
+
 /* BLAS-1 (cuBLAS where it has the call, small kernels otherwise). */
 spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx, double v);
 spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const void *dx,

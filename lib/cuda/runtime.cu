@@ -212,6 +212,43 @@ extern "C" spira_status spira__cuda_clone(spira_context ctx, void **dst, const v
     return bytes ? spira__cuda_upload(ctx, *dst, src, bytes) : SPIRA_OK;
 }
 
+extern "C" void spira__cuda_csr_free(spira_context ctx, spira__csr_dev *d)
+{
+    if (!d) return;
+    spira__cuda_free(ctx, d->row_ptr);
+    spira__cuda_free(ctx, d->col_idx);
+    spira__cuda_free(ctx, d->val);
+    spira__free(d);
+}
+
+extern "C" spira_status spira__cuda_csr_upload(spira_context ctx, const spira__csr *A,
+                                               spira__csr_dev **out)
+{
+    *out = NULL;
+    spira__csr_dev *d = (spira__csr_dev *)spira__calloc(1, sizeof *d);
+    if (!d) return spira__nomem(ctx, "device CSR", sizeof *d);
+    d->nrows = A->nrows;
+    d->ncols = A->ncols;
+    d->nnz = A->nnz;
+    d->dtype = A->dtype;
+    d->mean_row = A->nrows ? (double)A->nnz / A->nrows : 0;
+    const size_t vb = (size_t)A->nnz * spira_dtype_size(A->dtype);
+    spira_status s = spira__cuda_clone(ctx, (void **)&d->row_ptr, A->row_ptr,
+                                       ((size_t)A->nrows + 1) * sizeof(int32_t), "CSR row pointers");
+    if (s == SPIRA_OK)
+        s = spira__cuda_clone(ctx, (void **)&d->col_idx, A->col_idx,
+                              (size_t)A->nnz * sizeof(int32_t), "CSR column indices");
+    if (s == SPIRA_OK)
+        s = A->val ? spira__cuda_clone(ctx, &d->val, A->val, vb, "CSR values")
+                   : spira__cuda_malloc(ctx, &d->val, vb, "CSR values");
+    if (s != SPIRA_OK) {
+        spira__cuda_csr_free(ctx, d);
+        return s;
+    }
+    *out = d;
+    return SPIRA_OK;
+}
+
 extern "C" spira_status spira__cuda_download(spira_context ctx, void *d, const void *s, size_t b)
 {
     SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyDeviceToHost, ctx->cuda->stream));

@@ -38,6 +38,12 @@ int spira_gf2_format_count(void)
     return NFORMATS;
 }
 
+const char *spira_gf2_format_options(int i)
+{
+    if (i < 0 || i >= NFORMATS) return NULL;
+    return formats[i]->options ? formats[i]->options : "";
+}
+
 spira_status spira_gf2_format_describe(int i, const char **name, const char **description)
 {
     if (i < 0 || i >= NFORMATS) return SPIRA_ERR_INVALID_ARG;
@@ -120,12 +126,28 @@ spira_status spira_gf2_matrix_size(spira_gf2_matrix M, int64_t *nrows, int64_t *
     return SPIRA_OK;
 }
 
+spira_status spira_gf2_matrix_get_pattern(spira_gf2_matrix M, int32_t *row_ptr, int32_t *col_idx)
+{
+    if (!M) return SPIRA_ERR_INVALID_ARG;
+    const spira__gf2_pattern *P = &M->pattern;
+    if (row_ptr) memcpy(row_ptr, P->row_ptr, ((size_t)P->nrows + 1) * sizeof *row_ptr);
+    if (col_idx) memcpy(col_idx, P->col_idx, (size_t)P->nnz * sizeof *col_idx);
+    return SPIRA_OK;
+}
+
 void spira__gf2_plans_drop(spira_gf2_matrix M)
 {
     for (int w = 0; w < 3; w++) {
         spira__plan_destroy(M->plan[w]);
         M->plan[w] = NULL;
     }
+}
+
+spira_status spira_gf2_matrix_drop_plans(spira_gf2_matrix M)
+{
+    if (!M) return SPIRA_ERR_INVALID_ARG;
+    spira__gf2_plans_drop(M);
+    return SPIRA_OK;
 }
 
 void spira_gf2_matrix_destroy(spira_gf2_matrix M)
@@ -185,6 +207,37 @@ spira_status spira_gf2_matrix_prepare(spira_gf2_matrix M, int width, double *set
     SPIRA__TRY(spira__gf2_plan_get(M, width / 64, &p));
     if (setup_ms) *setup_ms = p->convert_ms + p->upload_ms;
     return SPIRA_OK;
+}
+
+spira_status spira_gf2_matrix_plan_info(spira_gf2_matrix M, int width, spira_plan_info *info)
+{
+    if (!M || !info) return SPIRA_ERR_INVALID_ARG;
+    SPIRA__TRY(spira__gf2_width_check(M->ctx, width));
+    spira__gf2_plan *p;
+    SPIRA__TRY(spira__gf2_plan_get(M, width / 64, &p));
+    spira__plan_info(p, info);
+    return SPIRA_OK;
+}
+
+typedef struct {
+    spira_gf2_matrix M;
+    spira_gf2_block X, Y;
+} gf2_call;
+
+static spira_status gf2_once(void *arg)
+{
+    gf2_call *c = arg;
+    return spira_gf2_spmv(c->M, c->X, c->Y);
+}
+
+/* Each run is a whole spira_gf2_spmv, its checks and plan lookup included. */
+spira_status spira_gf2_spmv_time(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y, int n,
+                                 double *ms)
+{
+    if (!M || !X || !Y) return SPIRA_ERR_INVALID_ARG;
+    if (n < 0) return spira__error(M->ctx, SPIRA_ERR_INVALID_ARG, "GF(2) SpMV timing: %d runs", n);
+    gf2_call c = {M, X, Y};
+    return spira__time_calls(M->ctx, n, ms, gf2_once, &c);
 }
 
 spira_status spira_gf2_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y)
