@@ -5,44 +5,47 @@ noinst_HEADERS += spmv/format.h spmv/options.h spmv/device.h spmv/spmv.h spmv/au
 	spmv/cost.h
 # on the GPU: auto's row counts, and the occupied diagonals they share with dia's build
 noinst_HEADERS += spmv/diagonals_gpu.cuh
-CUDA_SRCS += spmv/auto_gpu.cu spmv/diagonals_gpu.cu
-# the CSR family
-libspira_spmv_la_SOURCES += spmv/csr.c
-noinst_HEADERS += spmv/csr.h spmv/csr_gpu.cuh
-CUDA_SRCS += spmv/csr_gpu.cu
-# the device CSR's row structure with CUB, for the conversions on the GPU
-noinst_HEADERS += spmv/rows_gpu.cuh
-CUDA_SRCS += spmv/rows_gpu.cu
-# Bell & Garland (2008) formats: csr-vector, coo, ell, dia, hyb
-libspira_spmv_la_SOURCES += spmv/padding.c spmv/csr_vector.c spmv/coo.c spmv/ell.c spmv/dia.c \
-	spmv/hyb.c
-noinst_HEADERS += spmv/padding.h spmv/csr_vector.h spmv/coo.h spmv/ell.h spmv/dia.h spmv/hyb.h \
-	spmv/coo_gpu.cuh spmv/ell_gpu.cuh spmv/hyb_gpu.cuh
-CUDA_SRCS += spmv/csr_vector_gpu.cu spmv/coo_gpu.cu spmv/ell_gpu.cu spmv/dia_gpu.cu \
-	spmv/hyb_gpu.cu
-# LightSpMV (Liu & Schmidt 2015)
-libspira_spmv_la_SOURCES += spmv/lightspmv.c
-noinst_HEADERS += spmv/lightspmv.h spmv/csr_row.cuh
-CUDA_SRCS += spmv/lightspmv_gpu.cu
-# CMRS (Koza, Matyka, Szkoda, Miroslaw 2014)
-libspira_spmv_la_SOURCES += spmv/cmrs.c
-noinst_HEADERS += spmv/cmrs.h
-CUDA_SRCS += spmv/cmrs_gpu.cu
-# SpMV over GF(2) (Schmidt, Aribowo, Dang)
-libspira_spmv_la_SOURCES += spmv/gf2/gf2.c spmv/gf2/gf2_csr.c spmv/gf2/gf2_sliced.c
-noinst_HEADERS += spmv/gf2/gf2.h
-CUDA_SRCS += spmv/gf2/gf2_gpu.cu
-# SURAA (Muhammed, Mehmood, Albeshri, Katib 2019)
-libspira_spmv_la_SOURCES += spmv/suraa.c
-noinst_HEADERS += spmv/suraa.h
-CUDA_SRCS += spmv/suraa_gpu.cu
+CUDA_SRCS += spmv/diagonals_gpu.cu spmv/auto_gpu.cu
+
+# The formats, one line each: spmv/X in SPMV_FORMATS brings spmv/X.c (host conversion, CPU
+# reference, ops table), spmv/X_gpu.cu (kernels, device ops) and spmv/X.h (the layout the
+# two share). Automake expands the suffix references below when it writes Makefile.in, so
+# the library's sources are still literal to it. What formats share is listed after them.
+SPMV_FORMATS =
+# the CSR family (csr-scalar, csr-vector) and LightSpMV (Liu & Schmidt 2015)
+SPMV_FORMATS += spmv/csr
+SPMV_FORMATS += spmv/csr_vector
+SPMV_FORMATS += spmv/lightspmv
+# Bell & Garland (2008): coo, ell, dia, hyb; PKT, the packet format
+SPMV_FORMATS += spmv/coo
+SPMV_FORMATS += spmv/ell
+SPMV_FORMATS += spmv/dia
+SPMV_FORMATS += spmv/hyb
+SPMV_FORMATS += spmv/pkt
+# CMRS (Koza, Matyka, Szkoda, Miroslaw 2014), SURAA (Muhammed, Mehmood, Albeshri, Katib 2019)
+SPMV_FORMATS += spmv/cmrs
+SPMV_FORMATS += spmv/suraa
 # SELL-C-sigma (Kreutzer et al. 2014), merge-based CSR (Merrill & Garland 2016)
-libspira_spmv_la_SOURCES += spmv/sell.c spmv/merge.c
-noinst_HEADERS += spmv/sell.h spmv/merge.h
-CUDA_SRCS += spmv/sell_gpu.cu spmv/merge_gpu.cu
+SPMV_FORMATS += spmv/sell
+SPMV_FORMATS += spmv/merge
+libspira_spmv_la_SOURCES += $(SPMV_FORMATS:=.c)
+CUDA_SRCS += $(SPMV_FORMATS:=_gpu.cu)
+noinst_HEADERS += $(SPMV_FORMATS:=.h)
+
+# cuSPARSE's SpMV, measured beside every format: its header cannot be spmv/cusparse.h,
+# which would shadow the toolkit's <cusparse.h>, so it lists its files itself
 libspira_spmv_la_SOURCES += spmv/cusparse.c
 noinst_HEADERS += spmv/cusparse_row.h
 CUDA_SRCS += spmv/cusparse_gpu.cu
-libspira_spmv_la_SOURCES += spmv/pkt.c spmv/pkt_partition.c
-noinst_HEADERS += spmv/pkt.h
-CUDA_SRCS += spmv/pkt_gpu.cu
+# what formats share: the device CSR (csr_gpu.cuh), one CSR row by a vector of lanes
+# (csr-vector, LightSpMV, ILU's sweeps), the device CSR's row structure with CUB for the
+# conversions on the GPU, ELL/COO kernels (HYB's halves), padded widths, PKT's partition
+noinst_HEADERS += spmv/csr_gpu.cuh spmv/csr_row.cuh spmv/rows_gpu.cuh spmv/coo_gpu.cuh \
+	spmv/ell_gpu.cuh spmv/hyb_gpu.cuh spmv/padding.h
+CUDA_SRCS += spmv/rows_gpu.cu
+libspira_spmv_la_SOURCES += spmv/padding.c spmv/pkt_partition.c
+
+# SpMV over GF(2) (Schmidt, Aribowo, Dang): its own formats over the same plan machinery
+libspira_spmv_la_SOURCES += spmv/gf2/gf2.c spmv/gf2/gf2_csr.c spmv/gf2/gf2_sliced.c
+noinst_HEADERS += spmv/gf2/gf2.h
+CUDA_SRCS += spmv/gf2/gf2_gpu.cu
