@@ -31,10 +31,10 @@ enum { EXTRA_TERMS = 16 };
  * where a lane's length grows), and the next step's discrepancy from the new C, an XOR
  * reduction, so the result is the same bits for any thread count. The pass reads C and B'
  * and writes Cn and Bn (then swapped), since word j needs the old word j - 1. B' moves up
- * a word each step, so a step costs up to cap words and the whole O(N cap) = O(n^2):
- * 4.2 s for n = 30,000 on the H100's host at a2c2264, before the update, the shift and the
- * discrepancy became one pass. On return C holds the result; Cn, Bs and Bn are scratch,
- * all cap + 1 words. */
+ * a word each step, so a step costs up to cap words and the whole O(N cap) = O(n^2): the
+ * update, the shift and the discrepancy are one pass, not three, because the passes over
+ * memory are the cost (bench/results/2026-11-25-code-comments). On return C holds the
+ * result; Cn, Bs and Bn are scratch, all cap + 1 words. */
 static void berlekamp_massey64(const uint64_t *s, int64_t N, int64_t cap, uint64_t *C,
                                uint64_t *Bs, uint64_t *Cn, uint64_t *Bn, int64_t L[64])
 {

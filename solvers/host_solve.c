@@ -2,8 +2,8 @@
  * host_solve.c - small systems solved on the host beside a CUDA context.
  *
  * A GPU iteration costs a floor of kernel launches and synchronizations whatever the size
- * (CG: 30-45 us an iteration on 150-3,600-row systems on the H100, where the CPU backend of
- * the same build took 4.5-7 us, issue 14), so below a crossover the host is faster. When
+ * (several times a small system's whole iteration on the host; issue 14, the numbers in
+ * bench/results/2026-11-25-code-comments), so below a crossover the host is faster. When
  * the library chose the CUDA backend (the context was made with AUTO), a solve whose
  * predicted host iteration is cheaper than its predicted GPU iteration runs on the CPU
  * companion context (spira__context_host): on a twin of A there (a copy of its CSR,
@@ -18,11 +18,9 @@
  * GPU:  CG whose iteration runs as a CUDA graph (no preconditioner or Jacobi, no monitor:
  *       cg_graph.c) GPU_GRAPH_US an iteration, any other k * GPU_APPLY_US, or the streaming time
  *       of the same bytes if that is more.
- * Fitted to bench/host-crossover.sh and the graph timings on the H100 at d14bf06/f2a83de
- * (16 host cores; bench/results/2026-11-24-h100-session7): host 3.4 us an iteration on
- * bcsstk01 (400 nonzeros), 19 on 1138_bus, 34 on a 2-D Laplacian of 2,500 rows, 89 of
- * 10^4, 45-133 for ILU(0)-BiCGSTAB on orsirr_1 and sherman5 (the fit is within 30%);
- * GPU: CG as a graph 10.2-15.7 us, without it 32-44, ILU(0)-BiCGSTAB 170-440. */
+ * Fitted, within 30%, to bench/host-crossover.sh and the graph timings of
+ * bench/results/2026-11-24-h100-session7 (an H100 with 16 host cores); the points it was
+ * fitted to are listed in bench/results/2026-11-25-code-comments. */
 #define HOST_FIXED_US 2.0
 #define HOST_NS_NNZ 1.0
 #define HOST_NS_ROW 5.0

@@ -1,14 +1,16 @@
 /*
  * cost.c - the cost model's constants (see cost.h for the model). Every constant is an H100
  * 80GB HBM3 measurement in double from the runs committed under bench/results/:
- *   [spmv]  2026-11-23-h100-spmv/spmv-d.csv and irregular-d.csv (cb28eed): convert_ms,
+ *   [spmv]  2026-11-23-h100-spmv/spmv-d.csv and irregular-d.csv: convert_ms,
  *           upload_ms, spmv_ms and matrix_bytes of every format on the 2-D Laplacian 2000^2,
  *           the 3-D Laplacian 150^3, a power-law (10^6 rows, longest 12,112) and a uniform
  *           (10^6 x 16) matrix, and 17 small SuiteSparse matrices;
  *   [spmv0] 2026-11-22-h100/spmv-d.csv, the same columns a day earlier, which agree;
- *   [gpu7]  2026-11-24-h100-session7/spmv-gpu-convert.csv (d14bf06): the conversions on
- *           the GPU, convert_ms against spmv_ms.
- * Effective bandwidths count the matrix's bytes, x once and y once over the measured time.
+ *   [gpu7]  2026-11-24-h100-session7/spmv-gpu-convert.csv: the conversions on the GPU,
+ *           convert_ms against spmv_ms.
+ * Each folder's README names the tree it was measured at; the host conversions that the
+ * GPU ones replaced are in 2026-11-25-code-comments. Effective bandwidths count the
+ * matrix's bytes, x once and y once over the measured time.
  */
 #include "cost.h"
 
@@ -52,25 +54,21 @@ static const cost_row rows[] = {
      * matrix, 0.011-0.016 ms on small ones [spmv] */
     {"cusparse", BORROWS_CSR, 0, 0, 3.0, 2100, 1800, 0.012, 0},
     /* On the GPU (ell_gpu.cu), 8 multiplies: measured 7.8 on 3-D Poisson 150^3 (1.05 ms
-     * against 0.134 a multiply) and 15.7 on the kNN Laplacian (0.74 against 0.047), H100 at
-     * d14bf06 [gpu7]; the estimate from its passes was 6. Its passes: the
+     * against 0.134 a multiply) and 15.7 on the kNN Laplacian (0.74 against 0.047) [gpu7];
+     * the estimate from its passes was 6. Its passes: the
      * longest row by a reduce over row_ptr (a few hundredths of a multiply) and a wait,
      * one kernel reading the CSR a thread a row (csr-scalar's reads) and writing every slot
      * once, coalesced (two to three multiplies' bytes), and the rest the layout's
-     * allocation, launches and waits. (On the host it took 272 ms for 23.6e6 slots on
-     * 150^3 and 284 ms for 2.0e7 on 2000^2, 11.5-14.2 ns a slot.) 2,508-2,533 GB/s on the
-     * Laplacians [spmv] */
+     * allocation, launches and waits. 2,508-2,533 GB/s on the Laplacians [spmv] */
     {"ell", BUILDS_ON_GPU, 0, 8, 0.05, 2600, 2600, 0.009, 0},
     /* On the GPU (dia_gpu.cu), 32 multiplies: measured 31.5 on 3-D Poisson 150^3 (2.80 ms
-     * against 0.0888 a multiply), H100 at d14bf06 [gpu7]; the estimate from its passes was
+     * against 0.0888 a multiply) [gpu7]; the estimate from its passes was
      * 8, so launches, waits and the layout's allocation cost more than its bytes. Its passes: the
      * diagonal flags over the column indices (about half a multiply's bytes), a reduce and
      * a select over nrows + ncols bytes, one kernel reading the CSR and writing the layout
      * (about two multiplies' bytes), and the rest launches, three waits and the layout's
-     * allocation, a few multiplies' worth on a large matrix and more on a small one. (On
-     * the host it took 334 ms for 2.36e7 slots on 150^3 and 316 ms for 2.0e7 on 2000^2,
-     * 14.2-15.8 ns a slot, 3,600 multiplies.) 2,620-2,740 GB/s, 0.0926 ms a multiply on
-     * 150^3 [spmv] */
+     * allocation, a few multiplies' worth on a large matrix and more on a small one.
+     * 2,620-2,740 GB/s, 0.0926 ms a multiply on 150^3 [spmv] */
     {"dia", BUILDS_ON_GPU, 0, 32, 0.05, 2800, 2800, 0.0085, 0},
 };
 

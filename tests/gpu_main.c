@@ -593,9 +593,9 @@ START_TEST(gpu_ilu_like_cpu)
                   "%s: GPU and CPU applies differ by %g (max |z| %g)", cases[_i].file, dmax, zmax);
     /* the same preconditioned iteration, rounded differently. bayer10 takes ILUT(1e-5, 20)
      * (about 25 iterations): with ILUT(1e-4, 10) it needs ~250, and rounding alone spread
-     * the two backends' counts by up to 174 on an H100 at 4c69389 */
+     * the two backends' counts by up to 174 on an H100 */
     /* float spreads more: west0067 with ILU(0) took about 27 iterations on one backend and
-     * 13 more on the other (H100, 73f07a3) */
+     * 13 more on the other (H100; both in bench/results/2026-11-25-code-comments) */
     ck_assert_int_le(abs(info[0].iterations - info[1].iterations),
                      3 + info[0].iterations / (t == SPIRA_R64 ? 3 : 2));
     free(z[0]), free(z[1]), free(r);
@@ -786,7 +786,7 @@ START_TEST(gpu_matrix_beyond_free_memory)
     ck_assert_int_eq(spira_vector_fill(x, 1.0), SPIRA_OK);
     /* auto's first choice caches A's row statistics in A (two host allocations, A's until
      * it is destroyed) and the device CSR they are counted from: made before the count, so
-     * that the count sees only the refusals (H100, 145d0c6: the statistics were the 2
+     * that the count sees only the refusals (on an H100 the statistics were the 2
      * allocations over the fill). The choice is dia, whose build on the GPU allocates: the
      * multiply below is the first to need the card. */
     ck_assert_int_eq(spira_matrix_set_format(A, "auto", NULL), SPIRA_OK);
