@@ -28,43 +28,17 @@
 enum { EXTRA = 10, WALK_MARGIN = 8 };
 
 typedef struct {
-    spira_gf2_matrix M;
-    spira_context ctx;
-    int32_t n;
-    int64_t spmvs;
-    uint64_t *v, *v2, *acc, *word; /* n-word blocks where ctx computes; word: one word */
+    spira__gf2_walk w;      /* M, its context, n, the multiplies, a word of scratch */
+    uint64_t *v, *v2, *acc; /* n-word blocks where ctx computes */
 } bw;
-
-static spira_status mul(bw *b, const uint64_t *x, uint64_t *y)
-{
-    b->spmvs++;
-    return spira__gf2_square_spmv(b->M, b->ctx, 1, x, y);
-}
-
-/* the lanes of x that are not zero (a wait on the GPU) */
-static spira_status nonzero_lanes(bw *b, const uint64_t *x, uint64_t *out)
-{
-    SPIRA__TRY(spira__mem_zero(b->ctx, b->word, sizeof *b->word));
-    SPIRA__TRY(spira__gf2_or_into(b->ctx, b->n, x, b->word));
-    return spira__mem_download(b->ctx, out, b->word, sizeof *out);
-}
 
 /* Random X and Z uploaded, Y = B Z. */
 static spira_status start_blocks(bw *b, uint64_t seed, spira_gf2_block X, spira_gf2_block Z,
                                  spira_gf2_block Y)
 {
-    uint64_t *h = NULL;
-    SPIRA__TRY(spira__alloc(b->ctx, (void **)&h, (size_t)b->n + 1, sizeof *h,
-                            "block Wiedemann random words"));
-    uint64_t st = seed ? seed : UINT64_C(0x9e3779b97f4a7c15);
-    spira_status s = SPIRA_OK;
-    for (int k = 0; k < 2 && s == SPIRA_OK; k++) {
-        for (int32_t i = 0; i < b->n; i++) h[i] = spira__xorshift64(&st);
-        s = spira_gf2_block_set(k ? Z : X, h);
-    }
-    spira__free(h);
-    if (s == SPIRA_OK) s = mul(b, Z->data, Y->data);
-    return s;
+    SPIRA__TRY(spira__gf2_random_pair(b->w.ctx, b->w.n, seed, X->data, Z->data,
+                                      "block Wiedemann random words"));
+    return spira__gf2_walk_mul(&b->w, Z->data, Y->data);
 }
 
 /* The lanes: up to 64 generator columns with g != 0, least delta first; per lane its
@@ -95,7 +69,7 @@ static spira_status evaluate(bw *b, const spira__gf2_generator *G, int lanes, co
                              const int64_t hi[64], const int64_t lo[64], int64_t maxD,
                              const uint64_t *Z)
 {
-    spira_context ctx = b->ctx;
+    spira_context ctx = b->w.ctx;
     const size_t words = ((size_t)maxD + 1) * 64;
     uint64_t *S = NULL, *dS = NULL;
     SPIRA__TRY(spira__alloc(ctx, (void **)&S, words, sizeof *S, "block Wiedemann evaluation"));
@@ -110,12 +84,12 @@ static spira_status evaluate(bw *b, const spira__gf2_generator *G, int lanes, co
     spira_status s = spira__mem_alloc(ctx, (void **)&dS, words * sizeof *dS,
                                       "block Wiedemann evaluation");
     if (s == SPIRA_OK) s = spira__mem_upload(ctx, dS, S, words * sizeof *S);
-    if (s == SPIRA_OK) s = spira__mem_zero(ctx, b->acc, (size_t)b->n * sizeof *b->acc);
-    if (s == SPIRA_OK) s = spira__mem_copy(ctx, b->v, Z, (size_t)b->n * sizeof *b->v);
+    if (s == SPIRA_OK) s = spira__mem_zero(ctx, b->acc, (size_t)b->w.n * sizeof *b->acc);
+    if (s == SPIRA_OK) s = spira__mem_copy(ctx, b->v, Z, (size_t)b->w.n * sizeof *b->v);
     for (int64_t k = 0; k <= maxD && s == SPIRA_OK; k++) { /* acc ^= (B^k Z) S_k */
-        s = spira__gf2_mul_small(ctx, b->n, 1, 1, b->v, dS + k * 64, b->acc);
+        s = spira__gf2_mul_small(ctx, b->w.n, 1, 1, b->v, dS + k * 64, b->acc);
         if (s == SPIRA_OK && k < maxD) {
-            s = mul(b, b->v, b->v2);
+            s = spira__gf2_walk_mul(&b->w, b->v, b->v2);
             uint64_t *t = b->v;
             b->v = b->v2, b->v2 = t;
         }
@@ -123,26 +97,6 @@ static spira_status evaluate(bw *b, const spira__gf2_generator *G, int lanes, co
     spira__mem_free(ctx, dS);
     spira__free(S);
     return s;
-}
-
-/* Step 4: u, B u, ...: caught lanes go into K (zero on entry). */
-static spira_status walk(bw *b, uint64_t lanes, int64_t steps, uint64_t *K, uint64_t *found)
-{
-    uint64_t nz;
-    SPIRA__TRY(nonzero_lanes(b, b->acc, &nz));
-    uint64_t alive = lanes & nz, *cur = b->acc, *next = b->v, *spare = b->v2;
-    for (int64_t t = 0; t < steps && alive; t++) {
-        SPIRA__TRY(mul(b, cur, next));
-        uint64_t nz_next;
-        SPIRA__TRY(nonzero_lanes(b, next, &nz_next));
-        const uint64_t caught = alive & ~nz_next;
-        if (caught) SPIRA__TRY(spira__gf2_xor_masked(b->ctx, b->n, cur, caught, K));
-        *found |= caught;
-        alive &= nz_next;
-        uint64_t *tmp = cur;
-        cur = next, next = spare, spare = tmp;
-    }
-    return SPIRA_OK;
 }
 
 /* Step 5's column echelon pass over the n words of K: T (64 rows of S-form: row b, what
@@ -169,34 +123,22 @@ static uint64_t echelon(const uint64_t *K, int32_t n, uint64_t lanes, uint64_t T
 
 static spira_status independent(bw *b, uint64_t *K, uint64_t *found)
 {
-    spira_context ctx = b->ctx;
+    spira_context ctx = b->w.ctx;
     uint64_t *h = NULL, *dT = NULL, T[64];
-    SPIRA__TRY(spira__alloc(ctx, (void **)&h, (size_t)b->n + 1, sizeof *h,
+    SPIRA__TRY(spira__alloc(ctx, (void **)&h, (size_t)b->w.n + 1, sizeof *h,
                             "block Wiedemann kernel copy"));
-    spira_status s = spira__mem_download(ctx, h, K, (size_t)b->n * sizeof *h);
+    spira_status s = spira__mem_download(ctx, h, K, (size_t)b->w.n * sizeof *h);
     if (s == SPIRA_OK) {
-        *found = echelon(h, b->n, *found, T);
+        *found = echelon(h, b->w.n, *found, T);
         s = spira__mem_alloc(ctx, (void **)&dT, sizeof T, "block Wiedemann basis change");
     }
     if (s == SPIRA_OK) s = spira__mem_upload(ctx, dT, T, sizeof T);
-    if (s == SPIRA_OK) s = spira__mem_zero(ctx, b->v, (size_t)b->n * sizeof *b->v);
-    if (s == SPIRA_OK) s = spira__gf2_mul_small(ctx, b->n, 1, 1, K, dT, b->v);
-    if (s == SPIRA_OK) s = spira__mem_copy(ctx, K, b->v, (size_t)b->n * sizeof *K);
+    if (s == SPIRA_OK) s = spira__mem_zero(ctx, b->v, (size_t)b->w.n * sizeof *b->v);
+    if (s == SPIRA_OK) s = spira__gf2_mul_small(ctx, b->w.n, 1, 1, K, dT, b->v);
+    if (s == SPIRA_OK) s = spira__mem_copy(ctx, K, b->v, (size_t)b->w.n * sizeof *K);
     spira__mem_free(ctx, dT);
     spira__free(h);
     return s;
-}
-
-/* M K must be 0 on the found lanes: a lane that is not (there should be none) leaves K. */
-static spira_status verify(bw *b, uint64_t *K, uint64_t *found)
-{
-    uint64_t bad;
-    SPIRA__TRY(mul(b, K, b->v));
-    SPIRA__TRY(nonzero_lanes(b, b->v, &bad));
-    bad &= *found;
-    if (bad) SPIRA__TRY(spira__gf2_xor_masked(b->ctx, b->n, K, bad, K));
-    *found &= ~bad;
-    return SPIRA_OK;
 }
 
 spira_status spira__gf2_kernel_block(spira_gf2_matrix M, spira_gf2_block K,
@@ -209,7 +151,7 @@ spira_status spira__gf2_kernel_block(spira_gf2_matrix M, spira_gf2_block K,
                             "block)", opts->method);
     const int32_t n = K->nrows;
     spira_gf2_kernel_info out = {0};
-    bw b = {M, ctx, n, 0, NULL, NULL, NULL, NULL};
+    bw b = {{M, ctx, n, 0, NULL}, NULL, NULL, NULL};
     const int64_t L = 2 * (((int64_t)n + 63) / 64) + EXTRA;
     const size_t nb = (size_t)n * sizeof(uint64_t);
     spira_gf2_block X = NULL, Y = NULL, Z = NULL;
@@ -222,10 +164,10 @@ spira_status spira__gf2_kernel_block(spira_gf2_matrix M, spira_gf2_block K,
     if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, n, 64, &Z);
     if (s == SPIRA_OK)
         s = spira__alloc(ctx, (void **)&seq, (size_t)L * 64, sizeof *seq, "block Wiedemann sequence");
-    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&b.word, sizeof *b.word, "GF(2) word");
+    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&b.w.word, sizeof *b.w.word, "GF(2) word");
     if (s == SPIRA_OK) s = start_blocks(&b, opts->seed, X, Z, Y);
     if (s == SPIRA_OK) s = spira_gf2_krylov_sequence(M, X, Y, L - 1, seq);
-    b.spmvs += L - 1;
+    b.w.spmvs += L - 1;
     spira_gf2_block_destroy(X), spira_gf2_block_destroy(Y); /* room for the evaluation */
     t1 = spira__now_ms();
     if (s == SPIRA_OK) s = spira__gf2_matrix_bm(ctx, seq, L, &G);
@@ -244,13 +186,15 @@ spira_status spira__gf2_kernel_block(spira_gf2_matrix M, spira_gf2_block K,
         }
         const uint64_t mask = lanes == 64 ? ~UINT64_C(0) : (UINT64_C(1) << lanes) - 1;
         if (lanes) s = evaluate(&b, &G, lanes, col, hi, lo, maxD, Z->data);
-        if (lanes && s == SPIRA_OK) s = walk(&b, mask, maxs + 1 + WALK_MARGIN, K->data, &found);
+        if (lanes && s == SPIRA_OK) /* step 4 */
+            s = spira__gf2_walk_catch(&b.w, mask, maxs + 1 + WALK_MARGIN, b.acc, b.v, b.v2,
+                                      K->data, &found);
         if (found && s == SPIRA_OK) s = independent(&b, K->data, &found);
-        if (found && s == SPIRA_OK) s = verify(&b, K->data, &found);
+        if (found && s == SPIRA_OK) s = spira__gf2_walk_verify(&b.w, K->data, b.v, &found);
     }
     spira_gf2_block_destroy(Z);
     spira__mem_free(ctx, b.v), spira__mem_free(ctx, b.v2), spira__mem_free(ctx, b.acc);
-    spira__mem_free(ctx, b.word);
+    spira__mem_free(ctx, b.w.word);
     spira__free(seq);
     spira__gf2_generator_free(&G);
     if (s != SPIRA_OK) {
@@ -258,6 +202,6 @@ spira_status spira__gf2_kernel_block(spira_gf2_matrix M, spira_gf2_block K,
         return s;
     }
     const double t[3] = {t0, t1, t2};
-    return spira__gf2_kernel_done(ctx, &out, found, b.spmvs, t, info,
+    return spira__gf2_kernel_done(ctx, &out, found, b.w.spmvs, t, info,
                                   "block Wiedemann found no vector (largest generator degree");
 }

@@ -1,7 +1,8 @@
 /*
  * gf2_bw.h - block Wiedemann over GF(2) (Coppersmith 1994) with m = n = 64: the pieces
  * behind spira_gf2_krylov_sequence (gf2_krylov.c), the matrix Berlekamp-Massey
- * (gf2_matrix_bm.c) and the kernel search on top of them (gf2_block_wiedemann.c).
+ * (gf2_matrix_bm.c) and the kernel search on top of them (gf2_block_wiedemann.c); and the
+ * walk, checks and start both kernel searches share (gf2_walk.c).
  */
 #ifndef SPIRA_SOLVERS_GF2_BW_H
 #define SPIRA_SOLVERS_GF2_BW_H
@@ -41,6 +42,35 @@ spira_status spira__gf2_kernel_block(spira_gf2_matrix M, spira_gf2_block K,
                                      const spira_gf2_kernel_opts *opts,
                                      spira_gf2_kernel_info *info);
 
+
+/* ---- what both kernel searches share (gf2_walk.c) ---- */
+/* A search's multiplies on 64-bit blocks of n = ncols(M) rows where ctx computes: M, the
+ * multiplies made, one word of scratch there (the caller's to allocate and free). */
+typedef struct {
+    spira_gf2_matrix M;
+    spira_context ctx;
+    int32_t n;
+    int64_t spmvs;
+    uint64_t *word;
+} spira__gf2_walk;
+/* y = [M; 0] x (spira__gf2_square_spmv), counted. */
+spira_status spira__gf2_walk_mul(spira__gf2_walk *w, const uint64_t *x, uint64_t *y);
+/* *out = the lanes in which x is not zero: an OR over its n words, then a wait on the GPU. */
+spira_status spira__gf2_walk_lanes(spira__gf2_walk *w, const uint64_t *x, uint64_t *out);
+/* u, M u, M^2 u, ... for at most steps multiplies, on the given lanes: a lane whose vector
+ * is nonzero and whose image is zero puts that vector into K (zero there on entry) and its
+ * bit into *found. u, a and b are n-word blocks, all three overwritten. */
+spira_status spira__gf2_walk_catch(spira__gf2_walk *w, uint64_t lanes, int64_t steps,
+                                   uint64_t *u, uint64_t *a, uint64_t *b, uint64_t *K,
+                                   uint64_t *found);
+/* M K must be 0 on the found lanes: a lane that is not (there should be none) leaves K and
+ * *found. scratch: an n-word block. */
+spira_status spira__gf2_walk_verify(spira__gf2_walk *w, uint64_t *K, uint64_t *scratch,
+                                    uint64_t *found);
+/* n words of a fixed-seed xorshift (seed 0: a constant) uploaded to d0, the next n to d1;
+ * what names the host buffer in an allocation failure. */
+spira_status spira__gf2_random_pair(spira_context ctx, int32_t n, uint64_t seed, uint64_t *d0,
+                                    uint64_t *d1, const char *what);
 /* Both searches' end: info from *out with found's lanes, the multiplies and the phases'
  * times (t: start, sequence done, Berlekamp-Massey done); NOT_CONVERGED when found is 0,
  * the sentence "GF(2) kernel: <none> <out->degree>): M may be nonsingular; ...". */

@@ -90,34 +90,6 @@ static void berlekamp_massey64(const uint64_t *s, int64_t N, int64_t cap, uint64
         if (dead >> l & 1) L[l] = -1;
 }
 
-typedef struct {
-    spira_gf2_matrix M;
-    spira__gf2_plan *plan;
-    int32_t n;          /* ncols: the rows of every block here */
-    int64_t spmvs;
-} walk;
-
-/* y = [M; 0] x on n-row blocks: the rows past nrows are zeroed, since y may have held a
- * block with rows there (z, or w = g(M) z). */
-static spira_status multiply(walk *w, const uint64_t *x, uint64_t *y)
-{
-    spira__gf2_plan *p = w->plan;
-    const int32_t m = w->M->pattern.nrows;
-    w->spmvs++;
-    if (m < w->n)
-        SPIRA__TRY(spira__mem_zero(w->M->ctx, y + m, (size_t)(w->n - m) * sizeof *y));
-    return spira__spmv_apply(p, 1, x, 0, y);
-}
-
-/* *out = OR of the n words of x (which lanes are nonzero), on the host. */
-static spira_status nonzero_lanes(spira_context ctx, int32_t n, const uint64_t *x, uint64_t *scratch,
-                                  uint64_t *out)
-{
-    SPIRA__TRY(spira__mem_zero(ctx, scratch, sizeof *scratch));
-    SPIRA__TRY(spira__gf2_or_into(ctx, n, x, scratch));
-    return spira__mem_download(ctx, out, scratch, sizeof *out);
-}
-
 /* The device (or host) buffers of a solve. */
 typedef struct {
     uint64_t *z, *u, *v, *v2, *acc, *seq, *word;
@@ -147,30 +119,15 @@ static spira_status buffers_alloc(spira_context ctx, int32_t n, int64_t N, buffe
     return s;
 }
 
-/* Random z and u, uploaded. */
-static spira_status random_blocks(spira_context ctx, int32_t n, uint64_t seed, buffers *b)
-{
-    uint64_t *h = NULL;
-    SPIRA__TRY(spira__alloc(ctx, (void **)&h, (size_t)n + 1, sizeof *h, "Wiedemann random words"));
-    uint64_t st = seed ? seed : UINT64_C(0x9e3779b97f4a7c15);
-    spira_status s = SPIRA_OK;
-    for (int k = 0; k < 2 && s == SPIRA_OK; k++) {
-        for (int32_t i = 0; i < n; i++) h[i] = spira__xorshift64(&st);
-        s = spira__mem_upload(ctx, k ? b->u : b->z, h, (size_t)n * sizeof *h);
-    }
-    spira__free(h);
-    return s;
-}
-
 /* The sequence a_i = u . M^i (M z), i < N, left in b->seq where ctx computes. */
-static spira_status sequence(walk *w, buffers *b, int64_t N)
+static spira_status sequence(spira__gf2_walk *w, buffers *b, int64_t N)
 {
-    spira_context ctx = w->M->ctx;
-    SPIRA__TRY(multiply(w, b->z, b->v));
+    spira_context ctx = w->ctx;
+    SPIRA__TRY(spira__gf2_walk_mul(w, b->z, b->v));
     for (int64_t i = 0; i < N; i++) {
         SPIRA__TRY(spira__gf2_dot_into(ctx, w->n, b->u, b->v, b->seq + i));
         if (i + 1 < N) {
-            SPIRA__TRY(multiply(w, b->v, b->v2));
+            SPIRA__TRY(spira__gf2_walk_mul(w, b->v, b->v2));
             uint64_t *t = b->v;
             b->v = b->v2, b->v2 = t;
         }
@@ -199,10 +156,10 @@ static uint64_t lanes_to_evaluate(const int64_t L[64], const uint64_t *C, int64_
 }
 
 /* acc = g(M) z for every lane: acc ^= (M^j z) & mask_j, mask_j's bit l = g_j of lane l. */
-static spira_status evaluate(walk *w, buffers *b, const uint64_t *C, uint64_t lanes,
+static spira_status evaluate(spira__gf2_walk *w, buffers *b, const uint64_t *C, uint64_t lanes,
                              const int64_t D[64], int64_t maxD)
 {
-    spira_context ctx = w->M->ctx;
+    spira_context ctx = w->ctx;
     SPIRA__TRY(spira__mem_copy(ctx, b->v, b->z, (size_t)w->n * sizeof(uint64_t)));
     for (int64_t j = 0; j <= maxD; j++) {
         uint64_t mask = 0;
@@ -210,47 +167,11 @@ static spira_status evaluate(walk *w, buffers *b, const uint64_t *C, uint64_t la
             if ((lanes >> l & 1) && j <= D[l]) mask |= (C[D[l] - j] >> l & 1) << l;
         SPIRA__TRY(spira__gf2_xor_masked(ctx, w->n, b->v, mask, b->acc));
         if (j < maxD) {
-            SPIRA__TRY(multiply(w, b->v, b->v2));
+            SPIRA__TRY(spira__gf2_walk_mul(w, b->v, b->v2));
             uint64_t *t = b->v;
             b->v = b->v2, b->v2 = t;
         }
     }
-    return SPIRA_OK;
-}
-
-/* Walk acc, M acc, M^2 acc, ...: a lane whose block column is nonzero and whose image is
- * zero puts that column into K. At most maxk + 1 steps (M^(k+1) g(M) z = 0). */
-static spira_status extract(walk *w, buffers *b, uint64_t lanes, int64_t maxk, uint64_t *K,
-                            uint64_t *found)
-{
-    spira_context ctx = w->M->ctx;
-    uint64_t nz;
-    SPIRA__TRY(nonzero_lanes(ctx, w->n, b->acc, b->word, &nz));
-    uint64_t alive = lanes & nz, *cur = b->acc, *next = b->v;
-    for (int64_t t = 0; t <= maxk && alive; t++) {
-        SPIRA__TRY(multiply(w, cur, next));
-        uint64_t nz_next;
-        SPIRA__TRY(nonzero_lanes(ctx, w->n, next, b->word, &nz_next));
-        const uint64_t caught = alive & ~nz_next;
-        SPIRA__TRY(spira__gf2_xor_masked(ctx, w->n, cur, caught, K));
-        *found |= caught;
-        alive &= nz_next;
-        uint64_t *tmp = cur;
-        cur = next, next = tmp == b->acc ? b->v2 : tmp;
-    }
-    return SPIRA_OK;
-}
-
-/* M K on the found lanes must be 0: a lane that is not (there should be none) leaves K. */
-static spira_status verify(walk *w, buffers *b, uint64_t *K, uint64_t *found)
-{
-    spira_context ctx = w->M->ctx;
-    uint64_t bad;
-    SPIRA__TRY(multiply(w, K, b->v));
-    SPIRA__TRY(nonzero_lanes(ctx, w->n, b->v, b->word, &bad));
-    bad &= *found;
-    if (bad) SPIRA__TRY(spira__gf2_xor_masked(ctx, w->n, K, bad, K));
-    *found &= ~bad;
     return SPIRA_OK;
 }
 
@@ -273,11 +194,13 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
     if (opts && opts->method != SPIRA_GF2_KERNEL_BIT)
         return spira__gf2_kernel_block(M, K, opts, info);
     SPIRA__TRY(spira__mem_zero(ctx, K->data, (size_t)n * sizeof(uint64_t)));
-    walk w = {M, NULL, n, 0};
-    SPIRA__TRY(spira__gf2_plan_get(M, 1, &w.plan));
+    spira__gf2_plan *plan; /* built now: a format's refusal comes before any allocation */
+    SPIRA__TRY(spira__gf2_plan_get(M, 1, &plan));
+    spira__gf2_walk w = {M, ctx, n, 0, NULL};
     const int64_t N = 2 * (int64_t)n + EXTRA_TERMS, cap = (int64_t)n + 1;
     buffers b;
     SPIRA__TRY(buffers_alloc(ctx, n, N, &b));
+    w.word = b.word;
     uint64_t *host = NULL; /* the sequence, then C, B' and their next of Berlekamp-Massey */
     spira_status s = spira__alloc(ctx, (void **)&host, (size_t)N + 4 * ((size_t)cap + 1),
                                   sizeof *host, "Berlekamp-Massey words");
@@ -286,7 +209,8 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
     int64_t L[64], D[64], maxD = 0, maxk = 0;
     uint64_t found = 0;
     double t0 = spira__now_ms(), t1 = t0, t2 = t0;
-    if (s == SPIRA_OK) s = random_blocks(ctx, n, opts ? opts->seed : 0, &b);
+    if (s == SPIRA_OK)
+        s = spira__gf2_random_pair(ctx, n, opts ? opts->seed : 0, b.z, b.u, "Wiedemann random words");
     if (s == SPIRA_OK) s = sequence(&w, &b, N);
     if (s == SPIRA_OK) s = spira__mem_download(ctx, seq, b.seq, (size_t)N * sizeof *seq);
     if (s == SPIRA_OK) {
@@ -297,8 +221,10 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
         for (int l = 0; l < 64; l++)
             if (L[l] > out.degree) out.degree = (int)L[l];
         if (lanes) s = evaluate(&w, &b, C, lanes, D, maxD);
-        if (lanes && s == SPIRA_OK) s = extract(&w, &b, lanes, maxk, K->data, &found);
-        if (found && s == SPIRA_OK) s = verify(&w, &b, K->data, &found);
+        /* at most maxk + 1 steps: M^(k+1) g(M) z = 0 */
+        if (lanes && s == SPIRA_OK)
+            s = spira__gf2_walk_catch(&w, lanes, maxk + 1, b.acc, b.v, b.v2, K->data, &found);
+        if (found && s == SPIRA_OK) s = spira__gf2_walk_verify(&w, K->data, b.v, &found);
     }
     buffers_free(ctx, &b);
     spira__free(host);
@@ -306,21 +232,4 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
     const double t[3] = {t0, t1, t2};
     return spira__gf2_kernel_done(ctx, &out, found, w.spmvs, t, info,
                                   "none of 64 runs found a vector (largest recurrence");
-}
-
-spira_status spira__gf2_kernel_done(spira_context ctx, spira_gf2_kernel_info *out, uint64_t found,
-                                    int64_t spmvs, const double t[3], spira_gf2_kernel_info *info,
-                                    const char *none)
-{
-    out->lanes = found;
-    out->found = __builtin_popcountll(found);
-    out->spmvs = spmvs;
-    out->sequence_ms = t[1] - t[0];
-    out->bm_ms = t[2] - t[1];
-    out->evaluate_ms = spira__now_ms() - t[2];
-    if (info) *info = *out;
-    if (!found)
-        return spira__error(ctx, SPIRA_ERR_NOT_CONVERGED, "GF(2) kernel: %s %d): M may be "
-                            "nonsingular; try another seed", none, out->degree);
-    return SPIRA_OK;
 }

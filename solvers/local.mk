@@ -9,6 +9,8 @@ CUDA_SRCS += solvers/cg_kernels_gpu.cu solvers/pagerank_kernels_gpu.cu
 if !HAVE_CUDA
 libspira_solvers_la_SOURCES += solvers/kernels_stub.c
 endif
-# block Wiedemann: the Krylov sequence, the matrix Berlekamp-Massey, the kernel search
-libspira_solvers_la_SOURCES += solvers/gf2_krylov.c solvers/gf2_matrix_bm.c solvers/gf2_block_wiedemann.c
+# block Wiedemann: the Krylov sequence, the matrix Berlekamp-Massey, the kernel search, and
+# the walk and checks it shares with the bit search (gf2_kernel.c)
+libspira_solvers_la_SOURCES += solvers/gf2_krylov.c solvers/gf2_matrix_bm.c solvers/gf2_block_wiedemann.c \
+	solvers/gf2_walk.c
 noinst_HEADERS += solvers/gf2_bw.h
