@@ -124,21 +124,8 @@ static int compare_all(spira_matrix Ad, spira_matrix Ah, const char *label, unsi
 static int dia_layouts_match(spira_matrix Ad, spira_matrix Ah, const char *opts,
                              const char *label)
 {
-    spira__spmv_plan *pd = NULL, *ph = NULL;
-    spira_status sd = spira_matrix_set_format(Ad, "dia", opts);
-    if (sd == SPIRA_OK) sd = spira__spmv_plan_get(Ad, &pd);
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", spira_last_error(tu_dev_ctx));
-    spira_status sh = spira_matrix_set_format(Ah, "dia", opts);
-    if (sh == SPIRA_OK) sh = spira__spmv_plan_get(Ah, &ph);
-    ck_assert_msg(sd == sh, "%s dia:%s: on the GPU %s (%s), on the host %s (%s)", label,
-                  opts ? opts : "", spira_status_name(sd), msg, spira_status_name(sh),
-                  spira_last_error(tu_host_ctx));
-    if (sd != SPIRA_OK) {
-        ck_assert_int_eq(sd, SPIRA_ERR_UNSUPPORTED);
-        ck_assert_str_eq(msg, spira_last_error(tu_host_ctx));
-        return 0;
-    }
+    spira__spmv_plan *pd, *ph;
+    if (!tu_convert_plans(Ad, Ah, "dia", opts, label, &pd, &ph)) return 0;
     ck_assert_msg(pd->on_device && !pd->layout, "%s: dia was not built on the GPU", label);
     const spira__dia *d = (const spira__dia *)pd->dev, *h = (const spira__dia *)ph->layout;
     ck_assert_msg(d->nrows == h->nrows && d->ncols == h->ncols && d->ndiag == h->ndiag &&
@@ -219,8 +206,8 @@ START_TEST(gpu_device_convert_shapes)
     for (int d = 0; d < 2; d++) {
         const spira_dtype t = d ? SPIRA_R32 : SPIRA_R64;
         const unsigned seed = tu_seed() + 31u * (unsigned)_i;
-        spira_matrix Ad = tu_shape_matrix(tu_dev_ctx, &tu_shapes[_i], t, seed);
-        spira_matrix Ah = tu_shape_matrix(tu_host_ctx, &tu_shapes[_i], t, seed);
+        spira_matrix Ad, Ah;
+        tu_convert_pair_shape(&tu_shapes[_i], t, seed, &Ad, &Ah);
         compare_all(Ad, Ah, tu_shapes[_i].name, seed, 0);
         dia_layouts_match(Ad, Ah, NULL, tu_shapes[_i].name);
         dia_layouts_match(Ad, Ah, "max_fill=100000", tu_shapes[_i].name);
@@ -234,10 +221,7 @@ END_TEST
 START_TEST(gpu_device_convert_bundled)
 {
     spira_matrix Ad, Ah;
-    ck_assert_int_eq(spira_matrix_read_mm(tu_dev_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ad),
-                     SPIRA_OK);
-    ck_assert_int_eq(spira_matrix_read_mm(tu_host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
-                     SPIRA_OK);
+    tu_convert_pair_file(tu_bundled[_i], &Ad, &Ah);
     ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i], tu_seed(), 1), 0);
     dia_layouts_match(Ad, Ah, "max_fill=100000", tu_bundled[_i]);
     stats_match(Ad, tu_bundled[_i]);

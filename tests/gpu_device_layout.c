@@ -63,22 +63,10 @@ static void same_coo(const spira__coo_dev *d, const spira__coo_dev *u, const spi
 static int compare(spira_matrix Ad, spira_matrix Ah, const char *name, const char *opts,
                    const char *what)
 {
+    spira__spmv_plan *pd, *ph;
+    if (!tu_convert_plans(Ad, Ah, name, opts, what, &pd, &ph)) return 0;
     char label[256];
     snprintf(label, sizeof label, "%s %s:%s", what, name, opts ? opts : "");
-    spira__spmv_plan *pd = NULL, *ph = NULL;
-    spira_status sd = spira_matrix_set_format(Ad, name, opts);
-    if (sd == SPIRA_OK) sd = spira__spmv_plan_get(Ad, &pd);
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", spira_last_error(tu_dev_ctx));
-    spira_status sh = spira_matrix_set_format(Ah, name, opts);
-    if (sh == SPIRA_OK) sh = spira__spmv_plan_get(Ah, &ph);
-    ck_assert_msg(sd == sh, "%s: on the GPU %s (%s), on the host %s (%s)", label,
-                  spira_status_name(sd), msg, spira_status_name(sh), spira_last_error(tu_host_ctx));
-    if (sd != SPIRA_OK) {
-        ck_assert_msg(sd == SPIRA_ERR_UNSUPPORTED, "%s: %s", label, msg);
-        ck_assert_str_eq(msg, spira_last_error(tu_host_ctx));
-        return 0;
-    }
     ck_assert_msg(pd->on_device && !pd->layout, "%s: not converted on the GPU", label);
     ck_assert_msg(!ph->on_device && ph->layout, "%s: not converted on the host", label);
     ck_assert_msg(pd->bytes == ph->bytes, "%s: %zu bytes a multiply on the GPU's layout, %zu "
@@ -119,8 +107,8 @@ START_TEST(gpu_device_layout_shapes)
     for (int d = 0; d < 2; d++) {
         const spira_dtype t = d ? SPIRA_R32 : SPIRA_R64;
         const unsigned seed = tu_seed() + 17u * (unsigned)_i;
-        spira_matrix Ad = tu_shape_matrix(tu_dev_ctx, &tu_shapes[_i], t, seed);
-        spira_matrix Ah = tu_shape_matrix(tu_host_ctx, &tu_shapes[_i], t, seed);
+        spira_matrix Ad, Ah;
+        tu_convert_pair_shape(&tu_shapes[_i], t, seed, &Ad, &Ah);
         ck_assert_int_gt(compare_all(Ad, Ah, tu_shapes[_i].name), 0);
         spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
     }
@@ -131,10 +119,7 @@ END_TEST
 START_TEST(gpu_device_layout_bundled)
 {
     spira_matrix Ad, Ah;
-    ck_assert_int_eq(spira_matrix_read_mm(tu_dev_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ad),
-                     SPIRA_OK);
-    ck_assert_int_eq(spira_matrix_read_mm(tu_host_ctx, tu_data(tu_bundled[_i]), SPIRA_R64, &Ah),
-                     SPIRA_OK);
+    tu_convert_pair_file(tu_bundled[_i], &Ad, &Ah);
     ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i]), 0);
     spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
 }

@@ -137,21 +137,6 @@ START_TEST(gpu_trisolve_like_reference)
 }
 END_TEST
 
-/* The longest chain in f's strict lower (upper: 1) triangle, in edges. */
-static int32_t depth(const spira__ilu_factor *f, int upper)
-{
-    const int32_t n = f->lu.nrows, *rp = f->lu.row_ptr, *ci = f->lu.col_idx;
-    int32_t *level = calloc(n ? n : 1, sizeof *level), deepest = 0;
-    for (int32_t s = 0; s < n; s++) {
-        int32_t i = upper ? n - 1 - s : s;
-        for (int32_t q = upper ? f->diag[i] + 1 : rp[i]; q < (upper ? rp[i + 1] : f->diag[i]); q++)
-            if (level[ci[q]] + 1 > level[i]) level[i] = level[ci[q]] + 1;
-        if (level[i] > deepest) deepest = level[i];
-    }
-    free(level);
-    return deepest;
-}
-
 /* With K = the triangles' depth the GPU's sweeps (each path) are cuSPARSE's exact solves
  * to rounding; cases 0-8 and the small bundled matrices whose depth is at most 64, double
  * (_i: case * 2) and float. */
@@ -168,24 +153,20 @@ START_TEST(gpu_trisolve_exact_at_depth)
     const int32_t n = (int32_t)mi.nrows;
     double *r = malloc(n * sizeof *r), *z = malloc(n * sizeof *z), *ze = malloc(n * sizeof *ze);
     double *zr = malloc(n * sizeof *zr), *scale = malloc(n * sizeof *scale);
-    double *se = malloc(n * sizeof *se);
     for (int32_t i = 0; i < n; i++) r[i] = (float)tu_uniform(&seed, -1, 1);
     spira_solve_opts o = {.precond = pc};
     spira__precond *E, *M;
     ck_assert_int_eq(spira__precond_create(pc, &o, A, &E), SPIRA_OK);
     spira__ilu_factor *f = spira__ilu_of(E);
-    int32_t K = depth(f, 0) > depth(f, 1) ? depth(f, 0) : depth(f, 1);
-    if (K < 1) K = 1;
+    const int32_t K = tu_ilu_depth(f);
     if (K <= SPIRA_TRISOLVE_MAX_SWEEPS) {
         spira_vector vr = vector_of(gpu, t, n, r), vz = vector_of(gpu, t, n, r);
         ck_assert_int_eq(spira_vector_fill(vz, NAN), SPIRA_OK);
         ck_assert_int_eq(spira__precond_apply(E, vr, vz), SPIRA_OK); /* cuSPARSE */
         ck_assert_int_eq(spira_vector_get_f64(vz, ze), SPIRA_OK);
-        tu_ilu_reference(f, 0, r, zr, se);
         o.trisolve_sweeps = K;
         ck_assert_int_eq(spira__precond_create(pc, &o, A, &M), SPIRA_OK);
-        tu_ilu_reference(f, K, r, zr, scale);
-        for (int32_t i = 0; i < n; i++) scale[i] = fmax(scale[i], se[i]);
+        tu_ilu_exact_scale(f, K, r, zr, scale);
         const double tol = tu_trisolve_tol(f, K, t) + tu_trisolve_tol(f, 0, t);
         for (int p = SPIRA__SWEEPS_ONE_BLOCK; p <= SPIRA__SWEEPS_PER_SWEEP; p++) {
             run(M, K, (spira__sweeps_path)p, vr, vz, r, z);
@@ -200,7 +181,7 @@ START_TEST(gpu_trisolve_exact_at_depth)
         ck_assert_msg(c == 7 || c == 9 || c >= tu_ntrisolve_cases, "%s: depth %d", label, K);
     }
     spira__precond_destroy(E);
-    free(r), free(z), free(ze), free(zr), free(scale), free(se);
+    free(r), free(z), free(ze), free(zr), free(scale);
     spira_matrix_destroy(A);
 }
 END_TEST

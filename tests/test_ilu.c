@@ -452,22 +452,6 @@ START_TEST(ilu_sweeps_match_dense)
 }
 END_TEST
 
-/* The longest chain of dependencies in f's strict lower (upper: 1) triangle, in edges: the
- * sweeps after which that solve is exact. */
-static int32_t depth(const spira__ilu_factor *f, int upper)
-{
-    const int32_t n = f->lu.nrows, *rp = f->lu.row_ptr, *ci = f->lu.col_idx;
-    int32_t *level = calloc(n ? n : 1, sizeof *level), deepest = 0;
-    for (int32_t s = 0; s < n; s++) {
-        int32_t i = upper ? n - 1 - s : s;
-        for (int32_t q = upper ? f->diag[i] + 1 : rp[i]; q < (upper ? rp[i + 1] : f->diag[i]); q++)
-            if (level[ci[q]] + 1 > level[i]) level[i] = level[ci[q]] + 1;
-        if (level[i] > deepest) deepest = level[i];
-    }
-    free(level);
-    return deepest;
-}
-
 /* Enough sweeps make the apply exact: K = the triangles' depth gives the exact solves'
  * result to rounding, on every small case; on a 1-D Laplacian of 30 rows (a chain of 29
  * whose factor's entries do not shrink) K = 28 is visibly not exact. */
@@ -494,14 +478,12 @@ START_TEST(ilu_sweeps_exact_at_depth)
     const int32_t n = A->csr.nrows;
     double *r = malloc(n * sizeof *r), *z = malloc(n * sizeof *z), *ze = malloc(n * sizeof *ze);
     double *zr = malloc(n * sizeof *zr), *scale = malloc(n * sizeof *scale);
-    double *se = malloc(n * sizeof *se);
     for (int32_t i = 0; i < n; i++) r[i] = tu_uniform(&seed, -1, 1);
     spira_solve_opts o = {.precond = pc};
     spira__precond *E, *M;
     ck_assert_int_eq(spira__precond_create(pc, &o, A, &E), SPIRA_OK);
     spira__ilu_factor *f = spira__ilu_of(E);
-    int32_t K = depth(f, 0) > depth(f, 1) ? depth(f, 0) : depth(f, 1);
-    if (K < 1) K = 1;
+    int32_t K = tu_ilu_depth(f);
     if (_i == 7) { /* rows of ~60 in 120: chains longer than the sweeps allowed, but with a
                     * diagonal of 480 against entries of at most 4 the terms past 64 sweeps
                     * are far below rounding */
@@ -512,13 +494,11 @@ START_TEST(ilu_sweeps_exact_at_depth)
     ck_assert_int_le(K, SPIRA_TRISOLVE_MAX_SWEEPS);
     if (_i == 9) ck_assert_int_eq(K, 29);
     apply_host(E, ctx, SPIRA_R64, n, r, ze);
-    tu_ilu_reference(f, 0, r, zr, se);
     o.trisolve_sweeps = K;
     ck_assert_int_eq(spira__precond_create(pc, &o, A, &M), SPIRA_OK);
     ck_assert_ptr_eq(spira__ilu_of(M), f); /* one cached factor for both */
     apply_host(M, ctx, SPIRA_R64, n, r, z);
-    tu_ilu_reference(f, K, r, zr, scale);
-    for (int32_t i = 0; i < n; i++) scale[i] = fmax(scale[i], se[i]);
+    tu_ilu_exact_scale(f, K, r, zr, scale);
     tu_check_scaled(label, z, ze, scale, n, tu_trisolve_tol(f, K, SPIRA_R64));
     spira__precond_destroy(M);
     if (_i == 9) { /* one sweep fewer: the chain's last term is missing */
@@ -535,7 +515,7 @@ START_TEST(ilu_sweeps_exact_at_depth)
         spira__precond_destroy(M);
     }
     spira__precond_destroy(E);
-    free(r), free(z), free(ze), free(zr), free(scale), free(se);
+    free(r), free(z), free(ze), free(zr), free(scale);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
 }

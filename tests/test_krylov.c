@@ -122,8 +122,7 @@ START_TEST(true_residual_contract)
     double scale = _i ? 5.0 : 3.0;
     spira_matrix A = convdiff(ctx, 24, 4.0, 0.6, -0.3, scale, SPIRA_R32);
     spira_vector b, x;
-    spira_vector_create(ctx, 576, SPIRA_R32, &b);
-    spira_vector_create(ctx, 576, SPIRA_R32, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_fill(b, 1.0);
     spira_solve_opts o = {.rtol = 1e-5, .maxit = 5000};
     spira_solve_info info;
@@ -193,8 +192,7 @@ START_TEST(bicgstab_breakdown_r0hat_v)
     spira_matrix A;
     spira_matrix_from_coo(ctx, 4, 4, 4, ri, ci, v, SPIRA_R64, &A);
     spira_vector b, x;
-    spira_vector_create(ctx, 4, SPIRA_R64, &b);
-    spira_vector_create(ctx, 4, SPIRA_R64, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_set(b, bb);
     spira_solve_info info;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, NULL, &info),
@@ -224,8 +222,7 @@ START_TEST(bicgstab_breakdown_omega_rho)
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_from_csr(ctx, 3, 3, rp, ci, vals[_i], SPIRA_R64, &A), SPIRA_OK);
     spira_vector b, x;
-    spira_vector_create(ctx, 3, SPIRA_R64, &b);
-    spira_vector_create(ctx, 3, SPIRA_R64, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_set(b, rhs[_i]);
     spira_solve_info info;
     if (_i == 1) { /* restarted, not broken down */
@@ -259,8 +256,7 @@ START_TEST(nan_stops_quickly)
     v[2] = 1;
     spira_matrix B = tu_coo(ctx, 3, 6, ri, ci, v, t);
     spira_vector b, x;
-    spira_vector_create(ctx, 3, t, &b);
-    spira_vector_create(ctx, 3, t, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_fill(b, 1);
     spira_solve_info info;
     ck_assert_int_eq(spira_solve(type, A, b, x, NULL, &info), SPIRA_ERR_NONFINITE);
@@ -347,8 +343,7 @@ START_TEST(jacobi_zero_diagonal_names_row)
     spira_matrix A;
     spira_matrix_from_coo(ctx, 4, 4, 6, ri, ci, v, SPIRA_R64, &A);
     spira_vector b, x;
-    spira_vector_create(ctx, 4, SPIRA_R64, &b);
-    spira_vector_create(ctx, 4, SPIRA_R64, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_fill(b, 1);
     spira_solve_info info;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_JACOBI, A, b, x, NULL, &info),
@@ -372,8 +367,7 @@ START_TEST(jacobi_diverges)
     double v[] = {1, 2, 2, 1}, bb[] = {1, 0};
     spira_matrix A = tu_coo(ctx, 2, 4, ri, ci, v, t);
     spira_vector b, x;
-    spira_vector_create(ctx, 2, t, &b);
-    spira_vector_create(ctx, 2, t, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_set_f64(b, bb);
     spira_solve_info info;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_JACOBI, A, b, x, NULL, &info), SPIRA_ERR_NOT_CONVERGED);
@@ -455,8 +449,7 @@ START_TEST(neumann_preconditioner)
     int32_t ri[] = {0, 1, 1}, ci[] = {0, 0, 2};
     double v[] = {1, 1, 1};
     A = tu_coo(ctx, 3, 3, ri, ci, v, t);
-    spira_vector_create(ctx, 3, t, &b);
-    spira_vector_create(ctx, 3, t, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_fill(b, 1);
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &info), SPIRA_ERR_INVALID_ARG);
     ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "row 2"));

@@ -125,8 +125,7 @@ START_TEST(cg_breakdown_on_indefinite)
     spira_matrix A;
     spira_matrix_from_coo(ctx, 2, 2, 2, ri, ci, v, SPIRA_R64, &A);
     spira_vector b, x;
-    spira_vector_create(ctx, 2, SPIRA_R64, &b);
-    spira_vector_create(ctx, 2, SPIRA_R64, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_set(b, bb);
     spira_solve_info info;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, &info), SPIRA_ERR_BREAKDOWN);
@@ -159,8 +158,7 @@ START_TEST(solve_bad_inputs)
     int32_t ri[] = {0}, ci[] = {2};
     spira_matrix_from_coo(ctx, 2, 3, 1, ri, ci, NULL, SPIRA_R64, &R);
     spira_vector b, x, x5, xf;
-    spira_vector_create(ctx, 16, SPIRA_R64, &b);
-    spira_vector_create(ctx, 16, SPIRA_R64, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_create(ctx, 5, SPIRA_R64, &x5);
     spira_vector_create(ctx, 16, SPIRA_R32, &xf);
     spira_solve_info info;
@@ -199,8 +197,7 @@ START_TEST(hopeless_solves_stop)
     spira_matrix A;
     spira_matrix_from_coo(ctx, 2, 2, 4, ri, ci, v, SPIRA_R64, &A);
     spira_vector b, x;
-    spira_vector_create(ctx, 2, SPIRA_R64, &b);
-    spira_vector_create(ctx, 2, SPIRA_R64, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_set(b, bb);
     spira_solve_info info;
     spira_solve_opts o = {.stagnation_window = 50};
@@ -363,8 +360,7 @@ START_TEST(cg_nan_in_matrix)
     spira_matrix A;
     spira_matrix_from_coo(ctx, 2, 2, 3, ri, ci, v, SPIRA_R64, &A);
     spira_vector b, x;
-    spira_vector_create(ctx, 2, SPIRA_R64, &b);
-    spira_vector_create(ctx, 2, SPIRA_R64, &x);
+    tu_vectors_for(A, &b, &x);
     spira_vector_fill(b, 1);
     spira_solve_info info;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, &info), SPIRA_ERR_NONFINITE);

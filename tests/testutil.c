@@ -263,6 +263,14 @@ spira_vector tu_rhs(spira_matrix A, spira_vector *xtrue, unsigned seed)
     return b;
 }
 
+void tu_vectors_for(spira_matrix A, spira_vector *b, spira_vector *x)
+{
+    spira_matrix_info mi;
+    ck_assert_int_eq(spira_matrix_get_info(A, &mi), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(A->ctx, mi.nrows, mi.dtype, b), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(A->ctx, mi.ncols, mi.dtype, x), SPIRA_OK);
+}
+
 /* max |x - xtrue| */
 double tu_max_err(spira_vector x, spira_vector xt)
 {
@@ -450,6 +458,41 @@ double tu_trisolve_tol(const spira__ilu_factor *f, int sweeps, spira_dtype t)
     return 4.0 * steps * (longest + 2) * u;
 }
 
+/* The longest chain in f's strict lower (upper: 1) triangle, in edges. */
+static int32_t ilu_chain(const spira__ilu_factor *f, int upper)
+{
+    const int32_t n = f->lu.nrows, *rp = f->lu.row_ptr, *ci = f->lu.col_idx;
+    int32_t *level = calloc(n ? n : 1, sizeof *level), deepest = 0;
+    ck_assert_ptr_nonnull(level);
+    for (int32_t s = 0; s < n; s++) {
+        int32_t i = upper ? n - 1 - s : s;
+        for (int32_t q = upper ? f->diag[i] + 1 : rp[i]; q < (upper ? rp[i + 1] : f->diag[i]); q++)
+            if (level[ci[q]] + 1 > level[i]) level[i] = level[ci[q]] + 1;
+        if (level[i] > deepest) deepest = level[i];
+    }
+    free(level);
+    return deepest;
+}
+
+int32_t tu_ilu_depth(const spira__ilu_factor *f)
+{
+    const int32_t lower = ilu_chain(f, 0), upper = ilu_chain(f, 1);
+    const int32_t K = lower > upper ? lower : upper;
+    return K < 1 ? 1 : K;
+}
+
+void tu_ilu_exact_scale(const spira__ilu_factor *f, int K, const double *r, double *zr,
+                        double *scale)
+{
+    const int32_t n = f->lu.nrows;
+    double *se = malloc((n ? n : 1) * sizeof *se);
+    ck_assert_ptr_nonnull(se);
+    tu_ilu_reference(f, 0, r, zr, se);
+    tu_ilu_reference(f, K, r, zr, scale);
+    for (int32_t i = 0; i < n; i++) scale[i] = fmax(scale[i], se[i]);
+    free(se);
+}
+
 void tu_check_scaled(const char *what, const double *z, const double *ref, const double *scale,
                      int64_t n, double tol)
 {
@@ -482,4 +525,63 @@ void tu_convert_contexts_free(void)
     spira_context_destroy(tu_dev_ctx);
     spira_context_destroy(tu_host_ctx);
     tu_dev_ctx = tu_host_ctx = NULL;
+}
+
+void tu_convert_pair_file(const char *name, spira_matrix *Ad, spira_matrix *Ah)
+{
+    ck_assert_int_eq(spira_matrix_read_mm(tu_dev_ctx, tu_data(name), SPIRA_R64, Ad), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_read_mm(tu_host_ctx, tu_data(name), SPIRA_R64, Ah), SPIRA_OK);
+}
+
+void tu_convert_pair_shape(const tu_shape *s, spira_dtype t, unsigned seed, spira_matrix *Ad,
+                           spira_matrix *Ah)
+{
+    *Ad = tu_shape_matrix(tu_dev_ctx, s, t, seed);
+    *Ah = tu_shape_matrix(tu_host_ctx, s, t, seed);
+}
+
+int tu_convert_plans(spira_matrix Ad, spira_matrix Ah, const char *name, const char *opts,
+                     const char *label, spira__spmv_plan **pd, spira__spmv_plan **ph)
+{
+    *pd = *ph = NULL;
+    spira_status sd = spira_matrix_set_format(Ad, name, opts);
+    if (sd == SPIRA_OK) sd = spira__spmv_plan_get(Ad, pd);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", spira_last_error(tu_dev_ctx));
+    spira_status sh = spira_matrix_set_format(Ah, name, opts);
+    if (sh == SPIRA_OK) sh = spira__spmv_plan_get(Ah, ph);
+    ck_assert_msg(sd == sh, "%s %s:%s: on the GPU %s (%s), on the host %s (%s)", label, name,
+                  opts ? opts : "", spira_status_name(sd), msg, spira_status_name(sh),
+                  spira_last_error(tu_host_ctx));
+    if (sd == SPIRA_OK) return 1;
+    ck_assert_msg(sd == SPIRA_ERR_UNSUPPORTED, "%s %s:%s: %s", label, name, opts ? opts : "",
+                  msg);
+    ck_assert_str_eq(msg, spira_last_error(tu_host_ctx));
+    return 0;
+}
+
+spira_gf2_matrix tu_gf2_identity(spira_context ctx, int32_t n)
+{
+    int32_t *idx = malloc(((size_t)n + 1) * sizeof *idx);
+    ck_assert_ptr_nonnull(idx);
+    for (int32_t i = 0; i < n; i++) idx[i] = i;
+    spira_gf2_matrix I;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, n, n, n, idx, idx, &I), SPIRA_OK);
+    free(idx);
+    return I;
+}
+
+void tu_gf2_kernel_none(spira_gf2_matrix M, spira_gf2_block K, const spira_gf2_kernel_opts *o,
+                        const char *says)
+{
+    spira_gf2_kernel_info info;
+    ck_assert_int_eq(spira_gf2_kernel(M, K, o, &info), SPIRA_ERR_NOT_CONVERGED);
+    tu_assert_error_has(K->ctx, says);
+    ck_assert_int_eq(info.found, 0);
+    const int32_t n = K->nrows;
+    uint64_t *k = malloc(((size_t)n + 1) * sizeof *k);
+    ck_assert_ptr_nonnull(k);
+    ck_assert_int_eq(spira_gf2_block_get(K, k), SPIRA_OK);
+    for (int32_t i = 0; i < n; i++) ck_assert(k[i] == 0);
+    free(k);
 }

@@ -8,6 +8,7 @@
 #include <check.h>
 
 #include "spira_impl.h"
+#include "spmv.h"
 #include "ilu.h"
 
 /* A fresh CPU-backend context (asserts it was created). */
@@ -91,6 +92,12 @@ uint64_t tu_gf2_kernel_check(spira_context ctx, int32_t m, int32_t n, const tu_t
                              const char *format, uint64_t seed, uint64_t *K);
 extern const char *const tu_gf2_variants[][2];
 extern const int tu_gf2_nvariants;
+/* The n x n identity over GF(2) on ctx. */
+spira_gf2_matrix tu_gf2_identity(spira_context ctx, int32_t n);
+/* spira_gf2_kernel(M, K, o) finds nothing: NOT_CONVERGED saying says, info's found 0, and K
+ * (nrows words, 64 bits) left zero. */
+void tu_gf2_kernel_none(spira_gf2_matrix M, spira_gf2_block K, const spira_gf2_kernel_opts *o,
+                        const char *says);
 
 /* Suites */
 Suite *suite_context(void);
@@ -124,6 +131,8 @@ Suite *suite_formats(void);
 
 /* b = A * xtrue with xtrue fresh random in [0.5, 1.5), so the solution is known. */
 spira_vector tu_rhs(spira_matrix A, spira_vector *xtrue, unsigned seed);
+/* b with A's rows and x with its columns, zero, in A's dtype on A's context. */
+void tu_vectors_for(spira_matrix A, spira_vector *b, spira_vector *x);
 /* max |x - xtrue| */
 double tu_max_err(spira_vector x, spira_vector xt);
 /* A square n x n matrix from COO with double values, stored in dtype t. */
@@ -147,6 +156,13 @@ void tu_ilu_reference(const spira__ilu_factor *f, int sweeps, const double *r, d
                       double *scale);
 /* The relative tolerance, against that scale, for an apply of f in dtype t. */
 double tu_trisolve_tol(const spira__ilu_factor *f, int sweeps, spira_dtype t);
+/* The sweeps after which both of f's triangular solves are exact: the longest chain of
+ * dependencies in its strict lower or upper triangle, in edges (at least 1). */
+int32_t tu_ilu_depth(const spira__ilu_factor *f);
+/* The scale to compare K sweeps' apply with the exact one from r: per row the larger of the
+ * two references' scales (tu_ilu_reference; zr: n values of scratch). */
+void tu_ilu_exact_scale(const spira__ilu_factor *f, int K, const double *r, double *zr,
+                        double *scale);
 /* |z[i] - ref[i]| <= tol scale[i] for every i, else fail naming what, i and the seed. */
 void tu_check_scaled(const char *what, const double *z, const double *ref, const double *scale,
                      int64_t n, double tol);
@@ -170,6 +186,15 @@ Suite *suite_cg_graph(void);
 extern spira_context tu_dev_ctx, tu_host_ctx;
 void tu_convert_contexts_make(void);
 void tu_convert_contexts_free(void);
+/* The same matrix in both: a bundled file in double, or shape s in t with seed. */
+void tu_convert_pair_file(const char *name, spira_matrix *Ad, spira_matrix *Ah);
+void tu_convert_pair_shape(const tu_shape *s, spira_dtype t, unsigned seed, spira_matrix *Ad,
+                           spira_matrix *Ah);
+/* The plans of (name, opts) for Ad (on tu_dev_ctx) and Ah (on tu_host_ctx): 1 with both
+ * built (*pd, *ph), 0 when both refused alike (UNSUPPORTED, the same message); any other
+ * outcome fails the test, naming label. */
+int tu_convert_plans(spira_matrix Ad, spira_matrix Ah, const char *name, const char *opts,
+                     const char *label, spira__spmv_plan **pd, spira__spmv_plan **ph);
 
 /* A random n x n matrix in dtype t: a random permutation's entries (so it is structurally
  * nonsingular), about density n^2 more in [-4, 4], and with dominant a diagonal of 4 n. */
