@@ -1,13 +1,14 @@
 /*
  * cg.h - what CG's two ways of iterating share: the per-iteration loop in cg.c, and the
- * CUDA graph in cg_graph.c, which hands back to cg.c's pieces where the host must act.
+ * CUDA graph in cg_graph.c, which hands back to the host's pieces (cg_steps.c) where the
+ * host must act.
  */
 #ifndef SPIRA_CG_H
 #define SPIRA_CG_H
 
 #include "solver.h"
 
-/* The step from p_{it-1} to iteration it the classic way, (p, A p) measured (cg.c): for
+/* The step from p_{it-1} to iteration it the classic way, (p, A p) measured (cg_steps.c): for
  * when the recurrence's (p, A p) is not positive. Sets *alpha, or stops for breakdown. */
 spira_status spira__cg_classic_step(spira__solve_env *e, int it, double beta, double gamma,
                                     spira_vector z, spira_vector p, spira_vector s,

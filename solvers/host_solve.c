@@ -95,45 +95,50 @@ static spira_status twin_of(spira_matrix A, spira_context host, spira_matrix *T)
     return SPIRA_OK;
 }
 
-spira_status spira__host_solver_create(spira_solver_type type, spira_matrix A,
-                                       const spira_solve_opts *o, spira__host_solver *h)
+spira_status spira__host_twin(spira_matrix A, const spira_solve_opts *o, spira_context *host,
+                              spira_matrix *T, spira_solve_opts *ho)
 {
-    memset(h, 0, sizeof *h);
-    spira_context ctx = A->ctx, host;
-    SPIRA__TRY(spira__context_host(ctx, &host));
-    spira_matrix T;
-    spira_status s = twin_of(A, host, &T);
-    spira_solve_opts ho = {0};
-    if (o) ho = *o;
-    ho.backend = SPIRA_BACKEND_CPU;
-    if (s == SPIRA_OK) s = spira_solver_create(type, T, &ho, &h->inner);
-    if (s == SPIRA_OK) s = spira_vector_create(host, A->csr.nrows, A->csr.dtype, &h->b);
+    *host = NULL;
+    spira_context h;
+    SPIRA__TRY(spira__context_host(A->ctx, &h));
+    *host = h;
+    *ho = o ? *o : (spira_solve_opts){0};
+    ho->backend = SPIRA_BACKEND_CPU;
+    return twin_of(A, h, T);
+}
+
+spira_status spira__host_vectors(spira_context host, spira_matrix A, spira__host_solver *h)
+{
+    spira_status s = spira_vector_create(host, A->csr.nrows, A->csr.dtype, &h->b);
     if (s == SPIRA_OK) s = spira_vector_create(host, A->csr.ncols, A->csr.dtype, &h->x);
-    if (s != SPIRA_OK) {
-        if (host->err[0]) spira__error(ctx, s, "on the host: %s", host->err);
-        spira__host_solver_destroy(h);
-    }
     return s;
 }
 
-spira_status spira__host_solver_solve(spira__host_solver *h, spira_vector b, spira_vector x,
-                                      int use_initial_guess, spira_solve_info *info)
+void spira__host_failed(spira_context ctx, spira_context host, spira_status s)
 {
-    spira_context ctx = b->ctx, host = h->b->ctx;
+    if (host && host->err[0]) spira__error(ctx, s, "on the host: %s", host->err);
+}
+
+spira_status spira__host_copy_in(spira__host_solver *h, spira_vector b, spira_vector x,
+                                 int use_initial_guess)
+{
     spira_status s = spira_vector_get(b, h->b->data);
     if (s == SPIRA_OK && use_initial_guess) s = spira_vector_get(x, h->x->data);
-    if (s != SPIRA_OK) return s;
-    host->err[0] = '\0';
-    spira_status r = spira_solver_solve(h->inner, h->b, h->x, info);
+    if (s == SPIRA_OK) h->b->ctx->err[0] = '\0';
+    return s;
+}
+
+spira_status spira__host_copy_out(spira__host_solver *h, spira_vector x, spira_status r)
+{
+    spira_context ctx = x->ctx, host = h->b->ctx;
     /* x gets the host's iterate whatever the outcome, as a solve on the GPU leaves it */
-    s = spira_vector_set(x, h->x->data);
+    spira_status s = spira_vector_set(x, h->x->data);
     if (r != SPIRA_OK && host->err[0]) spira__error(ctx, r, "%s", host->err);
     return r != SPIRA_OK ? r : s;
 }
 
-void spira__host_solver_destroy(spira__host_solver *h)
+void spira__host_vectors_free(spira__host_solver *h)
 {
-    spira_solver_destroy(h->inner);
     spira_vector_destroy(h->b);
     spira_vector_destroy(h->x);
     memset(h, 0, sizeof *h);

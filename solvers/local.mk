@@ -1,5 +1,5 @@
 libspira_solvers_la_SOURCES += solvers/solve.c solvers/host_solve.c solvers/common.c solvers/cg.c \
-	solvers/cg_graph.c \
+	solvers/cg_steps.c solvers/cg_graph.c \
 	solvers/bicgstab.c \
 	solvers/jacobi.c solvers/power.c solvers/pagerank.c solvers/gf2_kernel.c \
 	solvers/cg_kernels.c solvers/pagerank_kernels.c

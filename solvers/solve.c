@@ -167,6 +167,27 @@ static spira_status resolve_opts(spira_context ctx, spira_solve_opts *o)
     return SPIRA_OK;
 }
 
+/* A solver of type on A's twin on the host, beside a CUDA context (host_solve.c makes the
+ * twin and carries b and x; the inner solver is made here, as every solver is). o: the
+ * caller's options as given. On failure h is left empty. */
+static spira_status host_create(spira_solver_type type, spira_matrix A,
+                                const spira_solve_opts *o, spira__host_solver *h)
+{
+    memset(h, 0, sizeof *h);
+    spira_context host;
+    spira_matrix T;
+    spira_solve_opts ho;
+    spira_status s = spira__host_twin(A, o, &host, &T, &ho);
+    if (s == SPIRA_OK) s = spira_solver_create(type, T, &ho, &h->inner);
+    if (s == SPIRA_OK) s = spira__host_vectors(host, A, h);
+    if (s != SPIRA_OK) {
+        spira__host_failed(A->ctx, host, s);
+        spira_solver_destroy(h->inner);
+        spira__host_vectors_free(h);
+    }
+    return s;
+}
+
 /* spira_solver_create, and with comm a distributed solver's (no host solve, no zero-line
  * check: the caller's is global; every status agreed over the ranks). */
 static spira_status create(spira_solver_type type, spira_matrix A, const spira__solve_comm *comm,
@@ -216,7 +237,7 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
     }
     /* the caller's options, not o: resolving them twice would turn SPIRA_TOL_ZERO's 0 into
      * the default tolerance */
-    if (s == SPIRA_OK) s = on_host ? spira__host_solver_create(type, A, opts, &S->host) : setup(S);
+    if (s == SPIRA_OK) s = on_host ? host_create(type, A, opts, &S->host) : setup(S);
     if (comm) s = comm->agree(comm->data, s);
     if (s != SPIRA_OK) {
         if (S) teardown(S);
@@ -249,7 +270,8 @@ void spira_solver_destroy(spira_solver S)
 {
     if (!S) return;
     teardown(S);
-    spira__host_solver_destroy(&S->host);
+    spira_solver_destroy(S->host.inner);
+    spira__host_vectors_free(&S->host);
     spira__free(S);
 }
 
@@ -299,7 +321,10 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
     if (!S) return SPIRA_ERR_INVALID_ARG;
     SPIRA__TRY(check_vectors(S->e.type, S->e.A, b, x));
     if (S->on_host) {
-        spira_status s = spira__host_solver_solve(&S->host, b, x, S->o.use_initial_guess, info);
+        spira_status s = spira__host_copy_in(&S->host, b, x, S->o.use_initial_guess);
+        if (s == SPIRA_OK)
+            s = spira__host_copy_out(&S->host, x,
+                                     spira_solver_solve(S->host.inner, S->host.b, S->host.x, info));
         info->backend = SPIRA_BACKEND_CPU;
         info->backend_reason = S->where;
         return s;

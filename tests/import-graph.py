@@ -17,7 +17,8 @@ A name defined in two files (a CUDA entry point and its stub in lib/cuda_stub.c)
 edge to each. It reads the files as text, so what it sees is what a reader would: calls
 through function pointers (ops tables) are not edges, which is the point of those tables.
 
-Usage: import-graph.py [SRCDIR] (default $srcdir, else the folder above this script);
+Usage: import-graph.py [SRCDIR] (default $srcdir, else the folder above this script;
+`make check` runs it through import-graph.sh);
 --verbose also lists the edges between folders. Exit 0 when clean, 77 without the sources.
 """
 import os
