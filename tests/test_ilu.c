@@ -484,12 +484,10 @@ START_TEST(ilu_sweeps_exact_at_depth)
     ck_assert_int_eq(spira__precond_create(pc, &o, A, &E), SPIRA_OK);
     spira__ilu_factor *f = spira__ilu_of(E);
     int32_t K = tu_ilu_depth(f);
-    if (_i == 7) { /* rows of ~60 in 120: chains longer than the sweeps allowed, but with a
-                    * diagonal of 480 against entries of at most 4 the terms past 64 sweeps
-                    * are far below rounding */
-        ck_assert_int_gt(K, SPIRA_TRISOLVE_MAX_SWEEPS);
-        K = SPIRA_TRISOLVE_MAX_SWEEPS;
-    }
+    /* case 7, rows of ~60 in 120: chains mostly longer than the sweeps allowed (62 for
+     * seed 1795644406, so not always), but with a diagonal of 480 against entries of at
+     * most 4 the terms past 64 sweeps are far below rounding */
+    if (_i == 7 && K > SPIRA_TRISOLVE_MAX_SWEEPS) K = SPIRA_TRISOLVE_MAX_SWEEPS;
     if (_i == 8) ck_assert_int_eq(K, 49);
     ck_assert_int_le(K, SPIRA_TRISOLVE_MAX_SWEEPS);
     if (_i == 9) ck_assert_int_eq(K, 29);
