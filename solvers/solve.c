@@ -367,7 +367,10 @@ static spira_status solve_reordered(spira_solver S, spira_vector b, spira_vector
                                     spira_solve_info *info)
 {
     const spira__reordered *R = S->R;
-    spira_status s = spira__vector_gather(b, R->perm, S->pb); /* pb[k] = b[perm[k]] */
+    /* A's format named since the setup: P A P^T takes it (the inner solve then sets up
+     * again, as a plain one does) */
+    spira_status s = spira__matrix_format_follow(R->PA, S->e.A);
+    if (s == SPIRA_OK) s = spira__vector_gather(b, R->perm, S->pb); /* pb[k] = b[perm[k]] */
     if (s == SPIRA_OK && S->o.use_initial_guess) s = spira__vector_gather(x, R->perm, S->px);
     if (s != SPIRA_OK) return s;
     s = spira_solver_solve(S->inner, S->pb, S->px, info);

@@ -277,7 +277,7 @@ START_TEST(bundled_solves_match)
 END_TEST
 
 /* The reordering is paid once per matrix: a second solve, and a solver reused for a second
- * right-hand side, report none; a start from the solution makes no iteration (x goes in
+ * right-hand side, report none; a format named for A reaches P A P^T; a start from the solution makes no iteration (x goes in
  * permuted); RCM narrows a scrambled band, as the info shows. */
 START_TEST(reorder_cached_and_reported)
 {
@@ -304,7 +304,13 @@ START_TEST(reorder_cached_and_reported)
     ck_assert(info.reorder_ms == 0 && info.setup_ms == 0);
     ck_assert_int_eq(info.reorder, SPIRA_REORDER_DEGREE);
     ck_assert_msg(tu_max_err(x, xt) < 1e-7, "error %g", tu_max_err(x, xt));
+    /* a format named for A after the setup: P A P^T multiplies with it from the next solve */
+    ck_assert_int_eq(spira_matrix_set_format(A, "ell", NULL), SPIRA_OK);
+    ck_assert_int_eq(spira_solver_solve(S, b, x, &info), SPIRA_OK);
+    ck_assert_str_eq(info.format, "ell");
+    ck_assert_msg(tu_max_err(x, xt) < 1e-7, "error %g", tu_max_err(x, xt));
     spira_solver_destroy(S);
+    ck_assert_int_eq(spira_matrix_set_format(A, "auto", NULL), SPIRA_OK);
     /* from the solution itself: converged at iteration 0 */
     o.use_initial_guess = 1;
     o.reorder = SPIRA_REORDER_RCM;
