@@ -76,9 +76,10 @@ START_TEST(gpu_reorder_solves_like_cpu)
     const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
     const int m = _i / 2;
     /* x compared where the condition number lets two solves within rtol agree (double; the
-     * band in float), the GPU's true residual everywhere */
+     * band in float: two x within rtol differ by up to cond(A) rtol, where a permutation
+     * gone wrong differs by O(1)), the GPU's true residual everywhere */
     const double rtol = t == SPIRA_R64 ? 1e-10 : 1e-4;
-    const double tol = t == SPIRA_R64 ? 1e-4 : m == 0 ? 1e-3 : INFINITY;
+    const double tol = t == SPIRA_R64 ? 1e-3 : m == 0 ? 1e-2 : INFINITY;
     spira_context cpu = tu_cpu();
     const char *label;
     spira_matrix Ag = case_matrix(gpu, m, t, &label), Ac = case_matrix(cpu, m, t, &label);
@@ -209,7 +210,9 @@ START_TEST(gpu_pagerank_reordered_like_cpu)
             d = fmax(d, fabs(rg[i] - rc[i]));
             mx = fmax(mx, fabs(rc[i]));
         }
-        ck_assert_msg(d <= 20 * tol * mx + 1e-15, "ordering %d, %s%s: GPU and CPU ranks differ "
+        /* each within about alpha / (1 - alpha) tol of the fixed point (in the 1-norm; the
+         * ranks sum to 1), so within 10 tol of each other even a step apart */
+        ck_assert_msg(d <= 10 * tol, "ordering %d, %s%s: GPU and CPU ranks differ "
                       "by %.3e (max %.3e)", k, t == SPIRA_R64 ? "double" : "float",
                       personal ? ", personalized" : "", d, mx);
     }
