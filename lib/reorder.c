@@ -83,6 +83,14 @@ static void sift(int32_t *v, int32_t root, int32_t n, const int32_t *deg)
 }
 static void sort_by_degree(int32_t *v, int32_t n, const int32_t *deg)
 {
+    if (n <= 16) { /* a BFS step's new neighbours, mostly: insertion sort */
+        for (int32_t i = 1; i < n; i++) {
+            int32_t x = v[i], j = i;
+            for (; j > 0 && deg_less(deg, x, v[j - 1]); j--) v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return;
+    }
     for (int32_t i = n / 2 - 1; i >= 0; i--) sift(v, i, n, deg);
     for (int32_t end = n - 1; end > 0; end--) {
         int32_t t = v[0];
@@ -134,12 +142,17 @@ spira_status spira__csr_rcm(spira_context ctx, const spira__csr *A, int32_t *per
     if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&done, (size_t)n + 1, 1, "RCM flags");
     if (s == SPIRA_OK) {
         memset(done, 0, (size_t)n + 1);
+        /* bydeg: the vertices by increasing degree, ties by index (deg_less's order), by a
+         * counting sort (q holds the buckets' starts: a degree is below n, the graph having
+         * no loops and no repeated edges) */
+        memset(q, 0, ((size_t)n + 1) * sizeof *q);
         for (int32_t i = 0; i < n; i++) {
             deg[i] = xadj[i + 1] - xadj[i];
             mark[i] = -1;
-            bydeg[i] = i;
+            q[deg[i] + 1]++;
         }
-        sort_by_degree(bydeg, n, deg);
+        for (int32_t d = 0; d < n; d++) q[d + 1] += q[d];
+        for (int32_t i = 0; i < n; i++) bydeg[q[deg[i]]++] = i;
         /* The first unvisited vertex in increasing-degree order has the least degree of
          * its component: start there, then move once to a least-degree vertex of the
          * farthest level (one George-Liu step towards a pseudo-peripheral vertex). */
