@@ -392,6 +392,9 @@ typedef struct {
                               SPIRA_TOL_ZERO exactly 0 */
     int maxit;             /* >= 1; 0 means 10000 */
     int use_initial_guess; /* nonzero: start from v as given; else a fixed pseudo-random start */
+    spira_reorder reorder; /* iterate on P A P^T (see spira_reorder; 0: none) from P v_0 (the
+                              same start), v permuted back: the same eigenpair, in A's
+                              numbering */
 } spira_power_opts;
 
 typedef struct {
@@ -402,6 +405,9 @@ typedef struct {
     const char *format;    /* SpMV format used */
     double setup_ms;       /* SpMV plan + start vector */
     double solve_ms;       /* iterations */
+    spira_reorder reorder; /* the ordering it ran in (spira_power_opts.reorder) */
+    double reorder_ms;     /* building P A P^T this call paid for (in setup_ms too) */
+    int64_t bandwidth_before, bandwidth_after; /* of A and of P A P^T (reorder only) */
 } spira_power_info;
 
 /* Power iteration for the eigenvalue of largest modulus of square A and its eigenvector:

@@ -2,7 +2,8 @@
  * gpu_reorder.c - the solvers' reorder option on the GPU: the gather kernel that moves b
  * and x in and out of the permuted numbering against the CPU loop (bit for bit: it only
  * copies), reordered CG, BiCGSTAB and Jacobi solves against the CPU backend's in float and
- * double (x poisoned with NaN before every run), PageRank likewise, and every allocation of a reordered solve
+ * double (x poisoned with NaN before every run), PageRank and power iteration likewise,
+ * and every allocation of a reordered solve
  * failing in turn without a leak.
  */
 #include "testutil.h"
@@ -224,6 +225,46 @@ START_TEST(gpu_pagerank_reordered_like_cpu)
 }
 END_TEST
 
+/* Power iteration in each ordering on the GPU and the CPU backend: the same eigenvalue and
+ * eigenvector (both start from the same vector), v poisoned first; _i: the precision. */
+START_TEST(gpu_power_reordered_like_cpu)
+{
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    const double tol = t == SPIRA_R64 ? 1e-10 : 1e-5;
+    spira_context cpu = tu_cpu();
+    spira_matrix Ag = tu_scrambled_band(gpu, 3000, 2, 0, t, tu_seed() + 23);
+    spira_matrix Ac = tu_scrambled_band(cpu, 3000, 2, 0, t, tu_seed() + 23);
+    spira_vector vg, vc;
+    ck_assert_int_eq(spira_vector_create(gpu, 3000, t, &vg), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(cpu, 3000, t, &vc), SPIRA_OK);
+    static const spira_reorder orders[] = {SPIRA_REORDER_RCM, SPIRA_REORDER_DEGREE};
+    for (int k = 0; k < 2; k++) {
+        spira_power_opts o = {.tol = tol, .maxit = 200000, .reorder = orders[k]};
+        spira_power_info ig, ic;
+        spira_vector_fill(vg, NAN);
+        spira_vector_fill(vc, NAN);
+        spira_status sc = spira_power(Ac, vc, &o, &ic), sg = spira_power(Ag, vg, &o, &ig);
+        if (sc != SPIRA_OK) continue; /* float's rounding floor above tol */
+        ck_assert_msg(sg == SPIRA_OK, "ordering %d: GPU %s (%s)", k, spira_status_name(sg),
+                      spira_last_error(gpu));
+        ck_assert_int_eq(ig.reorder, orders[k]);
+        ck_assert_msg(fabs(ig.eigenvalue - ic.eigenvalue) <= 10 * tol * fabs(ic.eigenvalue),
+                      "ordering %d: eigenvalue %.15g on the GPU, %.15g on the CPU", k,
+                      ig.eigenvalue, ic.eigenvalue);
+        double *hg = malloc(3000 * sizeof *hg), *hc = malloc(3000 * sizeof *hc), m = 0;
+        spira_vector_get_f64(vg, hg);
+        spira_vector_get_f64(vc, hc);
+        for (int i = 0; i < 3000; i++) m = fmax(m, fabs(hg[i] - hc[i]));
+        ck_assert_msg(m <= (t == SPIRA_R64 ? 1e-6 : 1e-2), "ordering %d: eigenvectors differ by "
+                      "%.3e", k, m);
+        free(hg), free(hc);
+    }
+    spira_vector_destroy(vg), spira_vector_destroy(vc);
+    spira_matrix_destroy(Ag), spira_matrix_destroy(Ac);
+    spira_context_destroy(cpu);
+}
+END_TEST
+
 START_TEST(gpu_reorder_allocations)
 {
     tu_check_reorder_walk(gpu);
@@ -238,6 +279,7 @@ TCase *tu_gpu_reorder_tcase(spira_context ctx)
     tcase_add_loop_test(tc, gpu_gather_like_cpu, 0, 10);
     tcase_add_loop_test(tc, gpu_reorder_solves_like_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_pagerank_reordered_like_cpu, 0, 4);
+    tcase_add_loop_test(tc, gpu_power_reordered_like_cpu, 0, 2);
     tcase_add_test(tc, gpu_reorder_allocations);
     return tc;
 }

@@ -473,9 +473,55 @@ START_TEST(pagerank_reordered_matches)
 }
 END_TEST
 
+/* Power iteration in each ordering starts from the plain call's vector permuted, so it
+ * makes the same iterations to the same eigenpair, in A's numbering; a zero start is
+ * refused as without the reordering; an unknown ordering is refused naming the field. */
+START_TEST(power_reordered_matches)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix A = tu_scrambled_band(ctx, 200, 2, 0, SPIRA_R64, tu_seed() + 9);
+    spira_vector v0, v;
+    ck_assert_int_eq(spira_vector_create(ctx, 200, SPIRA_R64, &v0), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(ctx, 200, SPIRA_R64, &v), SPIRA_OK);
+    spira_power_opts o = {.tol = 1e-10, .maxit = 100000};
+    spira_power_info i0, info;
+    spira_status s0 = spira_power(A, v0, &o, &i0);
+    ck_assert_msg(s0 == SPIRA_OK, "%s", spira_last_error(ctx));
+    for (int k = 0; k < 2; k++) {
+        o.reorder = orders[k];
+        spira_vector_fill(v, NAN);
+        ck_assert_int_eq(spira_power(A, v, &o, &info), SPIRA_OK);
+        ck_assert_int_eq(info.reorder, orders[k]);
+        ck_assert_int_eq(info.bandwidth_before, spira__csr_bandwidth(&A->csr));
+        ck_assert_msg(abs(info.iterations - i0.iterations) <= 2, "%s: %d iterations, plain %d",
+                      order_names[k], info.iterations, i0.iterations);
+        ck_assert_msg(fabs(info.eigenvalue - i0.eigenvalue) <= 1e-9 * fabs(i0.eigenvalue),
+                      "%s: eigenvalue %.15g, plain %.15g", order_names[k], info.eigenvalue,
+                      i0.eigenvalue);
+        ck_assert_msg(tu_max_err(v, v0) < 1e-6, "%s: eigenvectors differ by %g", order_names[k],
+                      tu_max_err(v, v0));
+    }
+    spira_vector_fill(v, 0.0);
+    o.use_initial_guess = 1;
+    o.reorder = SPIRA_REORDER_NONE;
+    ck_assert_int_eq(spira_power(A, v, &o, NULL), SPIRA_ERR_INVALID_ARG);
+    char plain[1024];
+    snprintf(plain, sizeof plain, "%s", spira_last_error(ctx));
+    o.reorder = SPIRA_REORDER_RCM;
+    ck_assert_int_eq(spira_power(A, v, &o, NULL), SPIRA_ERR_INVALID_ARG);
+    ck_assert_str_eq(spira_last_error(ctx), plain);
+    o.reorder = (spira_reorder)5;
+    ck_assert_int_eq(spira_power(A, v, &o, NULL), SPIRA_ERR_INVALID_ARG);
+    tu_assert_error_has(ctx, "spira_power_opts.reorder = 5");
+    spira_vector_destroy(v0), spira_vector_destroy(v);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* The reordered solves of the walk: RCM with IC(0) by CG, degree with Jacobi by BiCGSTAB
  * through a solver object (two right-hand sides), PageRank in RCM order with a teleport
- * vector, on a matrix and vectors of its own. */
+ * vector, power iteration in degree order, on a matrix and vectors of its own. */
 static spira_status walk_workflow(spira_context given)
 {
     spira_context ctx = given;
@@ -505,6 +551,8 @@ static spira_status walk_workflow(spira_context given)
     if (s == SPIRA_OK) s = spira_matrix_from_coo(ctx, 49, 49, 98, gi, gj, NULL, SPIRA_R64, &G);
     spira_pagerank_opts po = {.reorder = SPIRA_REORDER_RCM, .teleport = b};
     if (s == SPIRA_OK) s = spira_pagerank(G, x, &po, NULL);
+    spira_power_opts pw = {.reorder = SPIRA_REORDER_DEGREE, .tol = 1e-3};
+    if (s == SPIRA_OK) s = spira_power(A, x, &pw, NULL);
     spira_matrix_destroy(G);
     spira_solver_destroy(S);
     spira_vector_destroy(b), spira_vector_destroy(x);
@@ -554,6 +602,7 @@ Suite *suite_reorder(void)
     tcase_add_test(tc, reorder_cached_and_reported);
     tcase_add_test(tc, errors_as_without);
     tcase_add_test(tc, pagerank_reordered_matches);
+    tcase_add_test(tc, power_reordered_matches);
     tcase_add_test(tc, allocation_walk);
     suite_add_tcase(s, tc);
     return s;

@@ -122,7 +122,8 @@ void tu_check_two_threads(spira_backend backend);
 Suite *suite_pkt(void);
 Suite *suite_reorder(void);
 /* The n-th allocation fails for n = 1, 2, ... through reordered solves (RCM with IC(0) by
- * CG, degree with Jacobi by a reused BiCGSTAB solver, PageRank in RCM order) on ctx (NULL: a CPU context made
+ * CG, degree with Jacobi by a reused BiCGSTAB solver, PageRank in RCM order, power
+ * iteration in degree order) on ctx (NULL: a CPU context made
  * inside): NOMEM or success, nothing leaked (test_reorder.c). */
 void tu_check_reorder_walk(spira_context ctx);
 /* A fresh random permutation of 0..n-1 (malloc'd). */
