@@ -25,3 +25,5 @@ endif
 bench_dist_costs_SOURCES = bench/dist-costs.c
 bench_dist_costs_CPPFLAGS = $(LAYER_I_dist) $(MPI_CFLAGS) -DSPIRA_BUILDING
 bench_dist_costs_LDADD = libspira_core.la $(MPI_LIBS)
+# the solvers' locality reordering (issue 14): none / rcm / degree on the GPU
+EXTRA_DIST += bench/reorder-bench.sh bench/reorder-gen.py

@@ -66,6 +66,15 @@ spira_backend cli_backend(const char *s)
     cli_usage_error("--backend '%s': want auto, cpu or cuda", s);
 }
 
+const char *const cli_reorder_names[3] = {"none", "rcm", "degree"};
+
+spira_reorder cli_reorder(const char *s)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, cli_reorder_names[i])) return (spira_reorder)i;
+    cli_usage_error("--reorder '%s': want none, rcm or degree", s);
+}
+
 spira_dtype cli_precision(const char *s)
 {
     if (!strcmp(s, "d") || !strcmp(s, "double")) return SPIRA_R64;

@@ -16,6 +16,10 @@ extern void (*cli_exit)(int status);
 void cli_check(spira_context ctx, spira_status s, const char *what);
 /* Parse "auto", "cpu", "cuda"; exits with a message otherwise. */
 spira_backend cli_backend(const char *s);
+/* Parse "none", "rcm", "degree" (the option --reorder); exits otherwise. The names are
+ * indexed by spira_reorder. */
+spira_reorder cli_reorder(const char *s);
+extern const char *const cli_reorder_names[3];
 /* Parse "s"/"single"/"float" or "d"/"double"; exits otherwise. */
 spira_dtype cli_precision(const char *s);
 /* Option values, parsed whole and range-checked: anything else (junk, a suffix, a value

@@ -30,6 +30,9 @@ static void usage(FILE *f)
             "  --trisolve-sweeps K ilu0/ilut: replace each triangular solve by K Jacobi\n"
             "                      sweeps (1..64, approximate, parallel); 0: exact (default)\n"
             "  --damping W         weight of the jacobi solver (default 1)\n"
+            "  --reorder NAME      none (default), rcm (reverse Cuthill-McKee: a narrow band),\n"
+            "                      degree (rows by decreasing length): solve P A P^T, b and x\n"
+            "                      permuted in and out; the report gives the bandwidths\n"
             "  --backend NAME      auto (default), cpu, cuda\n"
             "  --format NAME[:OPTS] SpMV format (see spira-spmv --list-formats; default auto:\n"
             "                       chosen for the multiplies the solve expects)\n"
@@ -126,6 +129,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"fill", required_argument, 0, 'F'},    {"repeat", required_argument, 0, 'r'},
         {"dtol", required_argument, 0, 'D'},    {"help", no_argument, 0, 'h'},
         {"trisolve-sweeps", required_argument, 0, 'K'}, {"dist", no_argument, 0, 'X'},
+        {"reorder", required_argument, 0, 'R'},
         {0, 0, 0, 0}};
     *a = (solve_args){.solver_name = "cg", .copts = {.backend = SPIRA_BACKEND_AUTO},
                       .dtype = SPIRA_R64, .repeat = 1};
@@ -146,6 +150,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
                 (int)cli_int("--trisolve-sweeps", optarg, 0, SPIRA_TRISOLVE_MAX_SWEEPS);
             break;
         case 'B': a->copts.backend = cli_backend(optarg); break;
+        case 'R': o->reorder = cli_reorder(optarg); break;
         case 'f': a->format = optarg; break;
         case 'p': a->dtype = cli_precision(optarg); break;
         case 't':
@@ -266,6 +271,10 @@ int main(int argc, char **argv)
         printf("  format      %s (chosen in %.3f ms)\n", mi.format_reason, mi.select_ms);
     if (type == SPIRA_SOLVER_JACOBI)
         printf("  damping     w = %g\n", o.damping > 0 ? o.damping : 1.0);
+    if (info.reorder != SPIRA_REORDER_NONE)
+        printf("  reorder     %s in %.3f ms (once per matrix): bandwidth %lld -> %lld\n",
+               cli_reorder_names[info.reorder], info.reorder_ms,
+               (long long)info.bandwidth_before, (long long)info.bandwidth_after);
     printf("  result      %s after %d iterations\n", spira_reason_string(info.reason),
            info.iterations);
     if (info.precond_shift > 0)

@@ -69,6 +69,10 @@
     {                                                                                    \
         for (int32_t i = 0; i < n; i++) w[i] = x[i] * y[i];                              \
     }                                                                                    \
+    static void gather_##S(int32_t n, const int32_t *idx, const T *x, T *y)              \
+    {                                                                                    \
+        for (int32_t i = 0; i < n; i++) y[i] = x[idx[i]];                                \
+    }                                                                                    \
     static void fill_##S(int32_t n, T *x, double v)                                      \
     {                                                                                    \
         for (int32_t i = 0; i < n; i++) x[i] = (T)v;                                     \
@@ -155,6 +159,20 @@ spira_status spira__vector_pmul(spira_vector x, spira_vector y, spira_vector w)
     if (GPU(x)) return spira__cuda_pmul(x->ctx, x->n, x->dtype, x->data, y->data, w->data);
     if (x->dtype == SPIRA_R64) pmul_d(x->n, x->data, y->data, w->data);
     else pmul_s(x->n, x->data, y->data, w->data);
+    return SPIRA_OK;
+}
+
+spira_status spira__vector_gather(spira_vector x, const int32_t *idx, spira_vector y)
+{
+    if (!x || !y || (!idx && y->n)) return SPIRA_ERR_INVALID_ARG;
+    if (x == y)
+        return spira__error(x->ctx, SPIRA_ERR_INVALID_ARG, "a gather needs distinct vectors");
+    if (x->ctx != y->ctx || x->dtype != y->dtype)
+        return spira__error(x->ctx, SPIRA_ERR_INVALID_ARG,
+                            "gather: vectors of different contexts or precisions");
+    if (GPU(x)) return spira__cuda_gather(x->ctx, y->n, y->dtype, idx, x->data, y->data);
+    if (x->dtype == SPIRA_R64) gather_d(y->n, idx, x->data, y->data);
+    else gather_s(y->n, idx, x->data, y->data);
     return SPIRA_OK;
 }
 

@@ -315,6 +315,19 @@ typedef int (*spira_monitor_fn)(int iteration, double residual_norm, void *data)
 /* The most Jacobi sweeps spira_solve_opts.trisolve_sweeps may ask for. */
 #define SPIRA_TRISOLVE_MAX_SWEEPS 64
 
+/* A symmetric permutation P A P^T that a solve may apply for locality (spira_solve_opts.
+ * reorder): built once per matrix and ordering and cached in A (with its own SpMV format,
+ * auto's choice when A's is auto), b and x permuted in and x back out by the solve, so the
+ * caller never sees it; the preconditioner is built on the permuted matrix. */
+typedef enum {
+    SPIRA_REORDER_NONE = 0, /* A as given */
+    SPIRA_REORDER_RCM,      /* reverse Cuthill-McKee on the pattern of A + A^T: a narrow band
+                               (stencils and meshes numbered at random, ILU's fill and levels) */
+    SPIRA_REORDER_DEGREE    /* rows by decreasing length, ties in their order: rows of like
+                               length together (ELL/SELL-like kernels), hubs of power-law
+                               graphs first */
+} spira_reorder;
+
 typedef struct {
     double rtol;               /* relative tolerance on ||b - A x|| / ||b||, >= 0; 0 means
                                   1e-8, SPIRA_TOL_ZERO exactly 0 */
@@ -350,6 +363,9 @@ typedef struct {
                                   (Anzt, Chow, Dongarra, Euro-Par 2015): SpMV-like kernels,
                                   an approximate M^-1, exact when K reaches the triangles'
                                   dependency depth; symmetric for IC(0), so CG keeps it */
+    spira_reorder reorder;     /* solve with P A P^T for this ordering (see spira_reorder);
+                                  0: SPIRA_REORDER_NONE. Square A only (as every solver);
+                                  not with a distributed solve */
 } spira_solve_opts;
 
 typedef struct {
@@ -368,6 +384,11 @@ typedef struct {
     int trisolve_sweeps;       /* the Jacobi sweeps each triangular solve of the preconditioner
                                   made (ILU(0)/ILUT, spira_solve_opts.trisolve_sweeps); 0:
                                   exact solves, or a preconditioner without them */
+    spira_reorder reorder;     /* the ordering the solve ran in (spira_solve_opts.reorder) */
+    double reorder_ms;         /* building P A P^T and the permutation this solve paid for
+                                  (counted in setup_ms too; 0 when A's cache had them) */
+    int64_t bandwidth_before;  /* max |i - j| over A's entries; with reorder only (else 0) */
+    int64_t bandwidth_after;   /* the same for P A P^T */
 } spira_solve_info;
 
 /* Solve A x = b. opts may be NULL (defaults); info may be NULL. Returns SPIRA_OK when
@@ -402,6 +423,9 @@ typedef struct {
                               SPIRA_TOL_ZERO exactly 0 */
     int maxit;             /* >= 1; 0 means 10000 */
     int use_initial_guess; /* nonzero: start from v as given; else a fixed pseudo-random start */
+    spira_reorder reorder; /* iterate on P A P^T (see spira_reorder; 0: none) from P v_0 (the
+                              same start), v permuted back: the same eigenpair, in A's
+                              numbering */
 } spira_power_opts;
 
 typedef struct {
@@ -412,6 +436,9 @@ typedef struct {
     const char *format;    /* SpMV format used */
     double setup_ms;       /* SpMV plan + start vector */
     double solve_ms;       /* iterations */
+    spira_reorder reorder; /* the ordering it ran in (spira_power_opts.reorder) */
+    double reorder_ms;     /* building P A P^T this call paid for (in setup_ms too) */
+    int64_t bandwidth_before, bandwidth_after; /* of A and of P A P^T (reorder only) */
 } spira_power_info;
 
 /* Power iteration for the eigenvalue of largest modulus of square A and its eigenvector:
@@ -430,6 +457,9 @@ typedef struct {
     int maxit;             /* >= 1; 0 means 1000 */
     spira_vector teleport; /* personalization (>= 0, not all 0; normalized internally); NULL: uniform */
     int use_initial_guess; /* nonzero: start from rank as given (>= 0, normalized); else teleport */
+    spira_reorder reorder; /* iterate on P G P^T (see spira_reorder; 0: none): the teleport
+                              vector and the start permuted in, the ranks permuted back, so
+                              rank is G's; messages about entries name P G P^T's */
 } spira_pagerank_opts;
 
 typedef struct {
@@ -441,6 +471,11 @@ typedef struct {
     const char *format_reason; /* why "auto" chose it, predicted and realized ("" if named) */
     double setup_ms;       /* transition matrix (first call on G only), its SpMV plan, vectors */
     double solve_ms;       /* iterations */
+    spira_reorder reorder; /* the ordering it ran in (spira_pagerank_opts.reorder) */
+    double reorder_ms;     /* building P G P^T this call paid for (in setup_ms too; 0 when
+                              G's cache had it) */
+    int64_t bandwidth_before, bandwidth_after; /* max |i - j| of G and of P G P^T (reorder
+                                                  only, else 0) */
 } spira_pagerank_info;
 
 /* PageRank of the graph with adjacency matrix G (square; G(i,j) != 0 is an edge i -> j

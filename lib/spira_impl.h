@@ -224,6 +224,22 @@ void spira__csr_spmv_host(const spira__csr *A, double alpha, const void *x, doub
 void spira__csr_spmv_f64(const spira__csr *A, double alpha, const double *x, double beta,
                          double *y);
 
+/* Symmetric orderings of a square A (lib/reorder.c). perm[k] is the old row placed at
+ * position k, so P A P^T has entry (k, l) = A(perm[k], perm[l]) and (P x)[k] = x[perm[k]].
+ * spira__csr_sym_graph: the pattern of A + A^T without the diagonal, rows xadj[i] ..
+ * xadj[i+1] of adj, sorted (both freed by the caller). spira__csr_rcm: reverse
+ * Cuthill-McKee on that graph (each component from a pseudo-peripheral vertex, neighbours
+ * by increasing degree, the order reversed). spira__csr_degree_order: rows by decreasing
+ * length, ties in row order. spira__csr_permute: B = P A P^T, canonical. spira__csr_bandwidth:
+ * max |i - j| over the stored entries (0 for an empty or diagonal A). */
+spira_status spira__csr_sym_graph(spira_context ctx, const spira__csr *A, int32_t **xadj,
+                                  int32_t **adj);
+spira_status spira__csr_rcm(spira_context ctx, const spira__csr *A, int32_t *perm);
+spira_status spira__csr_degree_order(spira_context ctx, const spira__csr *A, int32_t *perm);
+spira_status spira__csr_permute(spira_context ctx, const spira__csr *A, const int32_t *perm,
+                                spira__csr *B);
+int32_t spira__csr_bandwidth(const spira__csr *A);
+
 /* Row r (0-based) of spira_matrix_laplacian's dim-D Laplacian on an n^dim grid (lib/
  * generate.c): its columns ascending in col, its values in val (room for 2 dim + 1 each);
  * returns how many. The distributed generator makes each rank's rows with it. */
@@ -325,6 +341,10 @@ struct spira_gf2_block_s {
 spira_status spira__vectors_match(spira_vector x, spira_vector y, spira_vector z);
 /* w <- x .* y elementwise (preconditioners). */
 spira_status spira__vector_pmul(spira_vector x, spira_vector y, spira_vector w);
+/* y[i] <- x[idx[i]] for i < n(y): a gather through idx (n(y) int32 indices into x, held
+ * where the context computes), x and y of one context and dtype, y not x. The solvers'
+ * reordering moves b and x in and out of the permuted numbering with it. */
+spira_status spira__vector_gather(spira_vector x, const int32_t *idx, spira_vector y);
 /* out[i] <- (x[i], y[i]) for i < k, k <= SPIRA__DOTS_MAX, all vectors alike: on the device in
  * one pass and one wait, summed in double in both precisions (the same bits run to run). */
 #define SPIRA__DOTS_MAX 3

@@ -2,8 +2,8 @@ libspira_solvers_la_SOURCES += solvers/solve.c solvers/host_solve.c solvers/comm
 	solvers/cg_steps.c solvers/cg_graph.c \
 	solvers/bicgstab.c \
 	solvers/jacobi.c solvers/power.c solvers/pagerank.c solvers/gf2_kernel.c \
-	solvers/cg_kernels.c solvers/pagerank_kernels.c
-noinst_HEADERS += solvers/solver.h solvers/solver_kernels.h solvers/host_solve.h solvers/cg.h \
+	solvers/cg_kernels.c solvers/pagerank_kernels.c solvers/reorder.c
+noinst_HEADERS += solvers/reorder.h solvers/solver.h solvers/solver_kernels.h solvers/host_solve.h solvers/cg.h \
 	solvers/cg_step.h
 CUDA_SRCS += solvers/cg_kernels_gpu.cu solvers/pagerank_kernels_gpu.cu
 if !HAVE_CUDA

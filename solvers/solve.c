@@ -6,6 +6,7 @@
  */
 #include "solver.h"
 #include "host_solve.h"
+#include "reorder.h"
 
 #include <limits.h>
 #include <math.h>
@@ -31,6 +32,14 @@ struct spira_solver_s {
     spira__host_solver host;
     const char *where;  /* why they run where they do (static) */
     spira__solve_comm comm; /* a distributed solve's (e.comm points here), else unused */
+    /* opts.reorder: inner is the solver of R->PA = P A P^T, which does all the work; b and x
+     * go in through pb and px (x[i] = px[iperm[i]] on the way out) */
+    spira_solver inner;
+    spira__reordered *R; /* A's cache owns it */
+    spira_vector pb, px;
+    double reorder_ms;   /* building R, paid by this solver and not yet reported */
+    const int32_t *rows; /* the solver of a reordered one: A's row of each of its rows, for
+                            the messages (else NULL) */
 };
 
 const char *spira_reason_string(spira_reason r)
@@ -164,6 +173,59 @@ static spira_status resolve_opts(spira_context ctx, spira_solve_opts *o)
                             "number > 1, or INFINITY (0: the default 1e5)", o->dtol);
     SPIRA__TRY(spira__opt_count(ctx, "spira_solve_opts.stagnation_window",
                                 &o->stagnation_window, 1000, INT_MAX));
+    if (!spira__reorder_name(o->reorder))
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "spira_solve_opts.reorder = %d: want "
+                            "SPIRA_REORDER_NONE (0), SPIRA_REORDER_RCM (%d) or "
+                            "SPIRA_REORDER_DEGREE (%d)", (int)o->reorder, SPIRA_REORDER_RCM,
+                            SPIRA_REORDER_DEGREE);
+    return SPIRA_OK;
+}
+
+static spira_status create(spira_solver_type type, spira_matrix A, const spira__solve_comm *comm,
+                           const spira_solve_opts *opts, spira_solver *out);
+
+/* A solver that runs the caller's solver of type on P A P^T (A's cached reordering for
+ * o->reorder), moving b and x across: S->inner and its two vectors. opts: the caller's. */
+static spira_status create_reordered(const spira__solver *t, spira_matrix A,
+                                     const spira_solve_opts *o, const spira_solve_opts *opts,
+                                     spira_solver *out)
+{
+    spira_solver S = spira__calloc(1, sizeof *S);
+    if (!S) return spira__nomem(A->ctx, "solver", sizeof *S);
+    S->e.ctx = A->ctx;
+    S->e.A = A;
+    S->e.type = t;
+    S->o = *o;
+    double t0 = spira__now_ms();
+    spira_status s = spira__reordered_get(A, o->reorder, &S->R, &S->reorder_ms);
+    /* the first solve's setup: the reordering (with PA's format choice), and the inner
+     * solver's own, which that solver reports */
+    S->setup_ms = spira__now_ms() - t0;
+    /* the caller's options but the ordering (resolving them twice would turn
+     * SPIRA_TOL_ZERO's 0 into the default tolerance) */
+    spira_solve_opts io = *opts;
+    io.reorder = SPIRA_REORDER_NONE;
+    if (s == SPIRA_OK) s = create(t->type, S->R->PA, NULL, &io, &S->inner);
+    if (s == SPIRA_OK) S->inner->rows = S->R->host_perm;
+    if (S->R && !S->inner && s != SPIRA_ERR_NOMEM && s != SPIRA_ERR_DEVICE) {
+        /* P A P^T refused (a zero diagonal entry, a zero pivot): its message names P A P^T's
+         * rows. The plain setup's refusal, when it refuses too, is the one the caller would
+         * get without the reordering and names A's; else the reordered one stands. */
+        char why[sizeof A->ctx->err];
+        snprintf(why, sizeof why, "%s", A->ctx->err);
+        spira_solver P = NULL;
+        spira_status p = create(t->type, A, NULL, &io, &P);
+        spira_solver_destroy(P);
+        if (p != SPIRA_OK && p != SPIRA_ERR_NOMEM) s = p;
+        else spira__error(A->ctx, s, "%s", why);
+    }
+    if (s == SPIRA_OK) s = spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, &S->pb);
+    if (s == SPIRA_OK) s = spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, &S->px);
+    if (s != SPIRA_OK) {
+        spira_solver_destroy(S);
+        return s;
+    }
+    *out = S;
     return SPIRA_OK;
 }
 
@@ -211,6 +273,12 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
     spira_solve_opts o = {0};
     if (opts) o = *opts;
     SPIRA__TRY(resolve_opts(A->ctx, &o));
+    if (o.reorder != SPIRA_REORDER_NONE) {
+        if (comm)
+            return spira__error(A->ctx, SPIRA_ERR_UNSUPPORTED, "spira_solve_opts.reorder: a "
+                                "distributed solve is not reordered (its rows are the ranks')");
+        return create_reordered(t, A, &o, opts, out);
+    }
     /* an iteration's multiplies and preconditioner applies, for where it runs */
     const int precond = t->has_own_precond || o.precond != SPIRA_PRECOND_NONE;
     const int applies = (type == SPIRA_SOLVER_BICGSTAB ? 2 : 1) * (precond ? 2 : 1);
@@ -256,6 +324,7 @@ spira_status spira_solver_create(spira_solver_type type, spira_matrix A,
 
 double spira__solver_expected_multiplies(spira_solver S)
 {
+    if (S->inner) return expected_multiplies(S->inner);
     return expected_multiplies(S);
 }
 
@@ -269,6 +338,9 @@ spira_status spira__solver_create_comm(spira_solver_type type, spira_matrix loca
 void spira_solver_destroy(spira_solver S)
 {
     if (!S) return;
+    spira_solver_destroy(S->inner);
+    spira_vector_destroy(S->pb);
+    spira_vector_destroy(S->px);
     teardown(S);
     spira_solver_destroy(S->host.inner);
     spira__host_vectors_free(&S->host);
@@ -298,7 +370,7 @@ static spira_status status_of(spira__solve_env *e)
 }
 
 /* A solver for SPD A failed: if A is not even symmetric, say so after the message. */
-static void not_spd_hint(spira__solve_env *e, spira_status s)
+static void not_spd_hint(spira__solve_env *e, const int32_t *rows, spira_status s)
 {
     const spira__csr *c = &e->A->csr;
     int32_t i, j;
@@ -306,9 +378,40 @@ static void not_spd_hint(spira__solve_env *e, spira_status s)
     char first[640];
     snprintf(first, sizeof first, "%s", spira_last_error(e->ctx));
     spira__error(e->ctx, s, "%s; A is not symmetric (A(%d,%d) = %g but A(%d,%d) = %g, 1-based), "
-                 "and %s needs symmetric positive definite A: try BiCGSTAB", first, i + 1, j + 1,
-                 spira__csr_entry(c, i, j), j + 1, i + 1, spira__csr_entry(c, j, i),
+                 "and %s needs symmetric positive definite A: try BiCGSTAB", first,
+                 (rows ? rows[i] : i) + 1, (rows ? rows[j] : j) + 1, spira__csr_entry(c, i, j),
+                 (rows ? rows[j] : j) + 1, (rows ? rows[i] : i) + 1, spira__csr_entry(c, j, i),
                  e->type->name);
+}
+
+/* The solve of a reordered solver: P b (and P x) in, the inner solve, x = P^T px out. */
+static spira_status solve_reordered(spira_solver S, spira_vector b, spira_vector x,
+                                    spira_solve_info *info)
+{
+    const spira__reordered *R = S->R;
+    /* A's format named since the setup: P A P^T takes it (the inner solve then sets up
+     * again, as a plain one does) */
+    spira_status s = spira__matrix_format_follow(R->PA, S->e.A);
+    if (s == SPIRA_OK) s = spira__vector_gather(b, R->perm, S->pb); /* pb[k] = b[perm[k]] */
+    if (s == SPIRA_OK && S->o.use_initial_guess) s = spira__vector_gather(x, R->perm, S->px);
+    if (s != SPIRA_OK) return s;
+    s = spira_solver_solve(S->inner, S->pb, S->px, info);
+    /* px holds an answer unless the solve failed before (or while) iterating, when x stays
+     * as it would without the reordering: as given, or untrusted */
+    if (info->reason != SPIRA_STOPPED_ERROR) {
+        spira_status t = spira__vector_gather(S->px, R->iperm, x); /* x[i] = px[iperm[i]] */
+        if (t != SPIRA_OK) {
+            info->reason = SPIRA_STOPPED_ERROR;
+            return t;
+        }
+    }
+    info->reorder = R->kind;
+    info->reorder_ms = S->reorder_ms;
+    info->setup_ms += S->setup_ms;
+    S->reorder_ms = S->setup_ms = 0;
+    info->bandwidth_before = R->band_before;
+    info->bandwidth_after = R->band_after;
+    return s;
 }
 
 spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
@@ -320,6 +423,7 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
     info->reason = SPIRA_STOPPED_ERROR;
     if (!S) return SPIRA_ERR_INVALID_ARG;
     SPIRA__TRY(check_vectors(S->e.type, S->e.A, b, x));
+    if (S->inner) return solve_reordered(S, b, x, info);
     if (S->on_host) {
         spira_status s = spira__host_copy_in(&S->host, b, x, S->o.use_initial_guess);
         if (s == SPIRA_OK)
@@ -405,7 +509,7 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
     if (s == SPIRA_OK) s = status_of(e);
     /* (a distributed solve's A is not here to look at: only this rank's block is) */
     if (s != SPIRA_OK && info->reason != SPIRA_STOPPED_ERROR && e->type->needs_spd && !e->comm)
-        not_spd_hint(e, s);
+        not_spd_hint(e, S->rows, s);
     return s;
 }
 

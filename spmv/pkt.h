@@ -61,8 +61,6 @@ typedef struct {
 spira_status spira__pkt_partition(spira_context ctx, const spira__csr *A, int32_t target,
                                   int use_metis, int32_t *part, int32_t *nparts,
                                   int *used_metis);
-/* Reverse Cuthill-McKee order of the symmetrized graph of A: perm[k] = row at position k. */
-spira_status spira__pkt_rcm(spira_context ctx, const spira__csr *A, int32_t *perm);
 
 /* The pkt format (pkt.c). Options: partition=metis|rcm, rows=N (packet size target),
  * threads=N (a multiple of 32, 32..1024). */

@@ -54,6 +54,9 @@ bad spira-solve "--trisolve-sweeps '-1': want an integer from 0 to 64" $lap --pr
 bad spira-solve "--trisolve-sweeps '65': want an integer from 0 to 64" $lap --precond ilu0 --trisolve-sweeps 65
 bad spira-solve "--trisolve-sweeps '2x'" $lap --precond ilu0 --trisolve-sweeps 2x
 bad spira-solve "--trisolve-sweeps ''" $lap --precond ilu0 --trisolve-sweeps ""
+bad spira-solve "--reorder 'cm': want none, rcm or degree" $lap --reorder cm
+bad spira-solve "--reorder '': want none, rcm or degree" $lap --reorder ""
+bad spira-pagerank "--reorder 'RCM': want none, rcm or degree" "$data" --reorder RCM
 bad spira-solve "--laplacian '2:99999999999999999999'" --laplacian 2:99999999999999999999
 bad spira-solve "--laplacian '4:10'" --laplacian 4:10
 bad spira-solve "unexpected argument 'second.mtx' (one matrix file)" "$data" second.mtx

@@ -1024,6 +1024,7 @@ int main(void)
     add_case(s, tu_gpu_device_layout_tcase());
     add_case(s, tu_gpu_trisolve_tcase(gpu));
     add_case(s, tu_cg_graph_tcase(SPIRA_BACKEND_CUDA));
+    add_case(s, tu_gpu_reorder_tcase(gpu));
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
     /* CK_VERBOSITY=verbose prints each test's name as it ends; line-buffered so that a

@@ -173,7 +173,7 @@ START_TEST(rcm_permutes_and_narrows)
     spira_matrix A = scrambled_laplacian(ctx, n, SPIRA_R64, tu_seed() + 11);
     const spira__csr *c = &A->csr;
     int32_t m = c->nrows, *perm = malloc(m * sizeof *perm), *inv = malloc(m * sizeof *inv);
-    ck_assert_int_eq(spira__pkt_rcm(ctx, c, perm), SPIRA_OK);
+    ck_assert_int_eq(spira__csr_rcm(ctx, c, perm), SPIRA_OK);
     for (int32_t i = 0; i < m; i++) inv[i] = -1;
     for (int32_t k = 0; k < m; k++) {
         ck_assert(perm[k] >= 0 && perm[k] < m);

@@ -585,3 +585,33 @@ void tu_gf2_kernel_none(spira_gf2_matrix M, spira_gf2_block K, const spira_gf2_k
     for (int32_t i = 0; i < n; i++) ck_assert(k[i] == 0);
     free(k);
 }
+
+int32_t *tu_random_perm(int32_t n, unsigned *seed)
+{
+    int32_t *p = malloc((n ? n : 1) * sizeof *p);
+    for (int32_t i = 0; i < n; i++) p[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) {
+        int32_t j = (int32_t)tu_uniform(seed, 0, i + 1), t = p[i];
+        p[i] = p[j], p[j] = t;
+    }
+    return p;
+}
+
+spira_matrix tu_scrambled_band(spira_context ctx, int32_t n, int32_t w, int upper,
+                               spira_dtype t, unsigned seed)
+{
+    int32_t *p = tu_random_perm(n, &seed), cap = n * (2 * w + 1), k = 0;
+    int32_t *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
+    double *v = malloc(cap * sizeof *v);
+    for (int32_t i = 0; i < n; i++) {
+        ri[k] = p[i], ci[k] = p[i], v[k++] = 2 * w + 1;
+        for (int32_t j = i + 1; j <= i + w && j < n; j++) {
+            double a = tu_uniform(&seed, -1, 0);
+            ri[k] = p[i], ci[k] = p[j], v[k++] = a;
+            if (!upper) ri[k] = p[j], ci[k] = p[i], v[k++] = a;
+        }
+    }
+    spira_matrix A = tu_coo(ctx, n, k, ri, ci, v, t);
+    free(ri), free(ci), free(v), free(p);
+    return A;
+}

@@ -127,6 +127,22 @@ void tu_check_allocation_walk(spira_context ctx, int variant);
 /* Two threads with a context each solve at once and match their lone runs (test_threads.c). */
 void tu_check_two_threads(spira_backend backend);
 Suite *suite_pkt(void);
+Suite *suite_reorder(void);
+/* The n-th allocation fails for n = 1, 2, ... through reordered solves (RCM with IC(0) by
+ * CG, degree with Jacobi by a reused BiCGSTAB solver, PageRank in RCM order, power
+ * iteration in degree order) on ctx (NULL: a CPU context made
+ * inside): NOMEM or success, nothing leaked (test_reorder.c). */
+void tu_check_reorder_walk(spira_context ctx);
+/* A fresh random permutation of 0..n-1 (malloc'd). */
+int32_t *tu_random_perm(int32_t n, unsigned *seed);
+/* An n x n band of half-width w, every entry in the band stored, randomly numbered
+ * (entry (p[i], p[j]) for |i - j| <= w): symmetric with diagonal 2w + 1 and off-diagonals
+ * in [-1, 0) (SPD, by dominance), or with upper only the diagonal and the upper band (a
+ * pattern that is not structurally symmetric). */
+spira_matrix tu_scrambled_band(spira_context ctx, int32_t n, int32_t w, int upper,
+                               spira_dtype t, unsigned seed);
+/* check_gpu's case for the reordered solves (gpu_reorder.c) on ctx. */
+TCase *tu_gpu_reorder_tcase(spira_context ctx);
 Suite *suite_formats(void);
 
 /* b = A * xtrue with xtrue fresh random in [0.5, 1.5), so the solution is known. */

@@ -28,6 +28,15 @@ __global__ void pmul_kernel(int n, const T *x, const T *y, T *w)
         w[i] = x[i] * y[i];
 }
 
+/* y[i] = x[idx[i]]: the permutations into and out of a reordered solve (lib/reorder.c) */
+template <typename T>
+__global__ void gather_kernel(int n, const int *__restrict__ idx, const T *__restrict__ x,
+                              T *__restrict__ y)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        y[i] = x[idx[i]];
+}
+
 static cudaStream_t stream_of(spira_context ctx)
 {
     return (cudaStream_t)spira__cuda_stream(ctx);
@@ -125,6 +134,19 @@ extern "C" spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dty
     else
         pmul_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (const float *)dx, (const float *)dy,
                                                    (float *)dw);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_gather(spira_context ctx, int32_t n, spira_dtype t,
+                                           const int32_t *didx, const void *dx, void *dy)
+{
+    if (n == 0) return SPIRA_OK;
+    unsigned g = spira__blocks(n, 256);
+    if (t == SPIRA_R64)
+        gather_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, didx, (const double *)dx, (double *)dy);
+    else
+        gather_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, didx, (const float *)dx, (float *)dy);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }

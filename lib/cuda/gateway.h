@@ -63,6 +63,9 @@ spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dtype t, doub
 spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a, void *dx);
 spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
                               const void *dy, void *dw);
+/* y[i] = x[idx[i]] for i < n (didx device int32); x and y distinct (spira__vector_gather). */
+spira_status spira__cuda_gather(spira_context ctx, int32_t n, spira_dtype t, const int32_t *didx,
+                                const void *dx, void *dy);
 
 /* Fused BLAS-1 (fused.cu): out[i] = (x[i], y[i]) for i < k <= SPIRA__DOTS_MAX, summed in
  * double in a fixed order, in one pass and one wait (spira__dots). */
