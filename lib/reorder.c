@@ -198,7 +198,8 @@ spira_status spira__csr_degree_order(spira_context ctx, const spira__csr *A, int
     /* bucket d = longest - len, so bucket 0 holds the longest rows */
     for (int32_t i = 0; i < n; i++) start[longest - (A->row_ptr[i + 1] - A->row_ptr[i]) + 1]++;
     for (int32_t d = 0; d <= longest; d++) start[d + 1] += start[d];
-    for (int32_t i = 0; i < n; i++) perm[start[longest - (A->row_ptr[i + 1] - A->row_ptr[i])]++] = i;
+    for (int32_t i = 0; i < n; i++)
+        perm[start[longest - (A->row_ptr[i + 1] - A->row_ptr[i])]++] = i;
     spira__free(start);
     return SPIRA_OK;
 }
@@ -214,9 +215,11 @@ spira_status spira__csr_permute(spira_context ctx, const spira__csr *A, const in
      * counting-sort transposes (each writes its rows in increasing column order) make it
      * canonical in O(nnz), with no sort */
     spira__csr U = {.nrows = n, .ncols = n, .nnz = A->nnz, .dtype = A->dtype}, T = {0};
-    spira_status s = spira__alloc(ctx, (void **)&inv, (size_t)n + 1, sizeof *inv, "inverse permutation");
+    spira_status s =
+        spira__alloc(ctx, (void **)&inv, (size_t)n + 1, sizeof *inv, "inverse permutation");
     if (s == SPIRA_OK)
-        s = spira__alloc(ctx, (void **)&U.row_ptr, (size_t)n + 1, sizeof *U.row_ptr, "permuted rows");
+        s = spira__alloc(ctx, (void **)&U.row_ptr, (size_t)n + 1, sizeof *U.row_ptr,
+                         "permuted rows");
     if (s == SPIRA_OK)
         s = spira__alloc(ctx, (void **)&U.col_idx, (size_t)A->nnz + 1, sizeof *U.col_idx,
                          "permuted columns");

@@ -193,7 +193,8 @@ START_TEST(gpu_pagerank_reordered_like_cpu)
     static const spira_reorder orders[] = {SPIRA_REORDER_RCM, SPIRA_REORDER_DEGREE};
     const double tol = t == SPIRA_R64 ? 1e-10 : 1e-5;
     for (int k = 0; k < 2; k++) {
-        spira_pagerank_opts og = {.tol = tol, .reorder = orders[k], .teleport = personal ? tg : NULL};
+        spira_pagerank_opts og = {.tol = tol, .reorder = orders[k],
+                                  .teleport = personal ? tg : NULL};
         spira_pagerank_opts oc = og;
         oc.teleport = personal ? tc : NULL;
         spira_pagerank_info ig, ic;

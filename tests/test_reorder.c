@@ -277,8 +277,9 @@ START_TEST(bundled_solves_match)
 END_TEST
 
 /* The reordering is paid once per matrix: a second solve, and a solver reused for a second
- * right-hand side, report none; a format named for A reaches P A P^T; a start from the solution makes no iteration (x goes in
- * permuted); RCM narrows a scrambled band, as the info shows. */
+ * right-hand side, report none; a format named for A reaches P A P^T; a start from the
+ * solution makes no iteration (x goes in permuted); RCM narrows a scrambled band, as the
+ * info shows. */
 START_TEST(reorder_cached_and_reported)
 {
     spira_context ctx = tu_cpu();
@@ -350,7 +351,8 @@ static void same_error(spira_solver_type type, spira_matrix A, spira_vector b, s
 }
 
 /* A structurally singular, a non-square and an empty matrix, a zero diagonal under Jacobi
- * and NaN in b fail as they do without the reordering; an unknown ordering is refused naming the field. */
+ * and NaN in b fail as they do without the reordering; an unknown ordering is refused
+ * naming the field. */
 START_TEST(errors_as_without)
 {
     spira_context ctx = tu_cpu();
