@@ -139,22 +139,6 @@ HOT const char *skip_blanks(const char *p, const char *end)
 #include <emmintrin.h>
 #endif
 
-/* The next '\n' at or after p, or end. Lines are short: an inline search 16 bytes at a
- * time beats a call to memchr. */
-HOT const char *line_end(const char *p, const char *end)
-{
-#if defined(__SSE2__)
-    const __m128i nl = _mm_set1_epi8('\n');
-    for (; end - p >= 16; p += 16) {
-        unsigned m = (unsigned)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
-        if (m) return p + ctz64(m);
-    }
-#endif
-    const char *q = memchr(p, '\n', (size_t)(end - p));
-    return q ? q : end;
-}
-
 /* From the end of a token to the start of the next one on the line (one space is the
  * usual gap), or NULL when the line ends there or no blank follows. */
 HOT const char *next_token(const char *p, const char *end)
