@@ -25,6 +25,13 @@
  * (nonzero, M K = 0 on them). --block picks Coppersmith's block Wiedemann (64 x 64 bit
  * blocks, about 3 N / 64 multiplies) instead of 64 single-bit Wiedemann runs (3 N + deg).
  *
+ * --devices N splits M's rows over N devices of the machine (spira_gf2_matrix_set_devices):
+ * the multiplies above, the kernel search, and --sequence L, which times block Wiedemann's
+ * Krylov sequence a_i = X^T M^i Y, i <= L, with each format and width instead (the median
+ * over --reps sequences of the wall time of the whole call, and of a call with L = 0, its
+ * setup: the difference over L is the time a step, multiply and exchange between the
+ * devices included), a_0 and a_1 checked against the plain loop.
+ *
  * Exit status: 0, 1 if a format failed (not a refusal) or was WRONG (with --kernel: found
  * none too), 2 for bad usage.
  */
@@ -60,6 +67,9 @@ static void usage(FILE *f)
             "                       them, and time the sequence, Berlekamp-Massey and the rest\n"
             "  --block              with --kernel: block Wiedemann (Coppersmith; about 3N/64\n"
             "                       multiplies and a matrix Berlekamp-Massey on the host)\n"
+            "  --devices N          split M's rows over N devices (default 1)\n"
+            "  --sequence L         instead of single multiplies, time the Krylov sequence\n"
+            "                       a_i = X^T M^i Y for i <= L (M square): --reps sequences\n"
             "  --list-formats       every GF(2) format with its description and option keys\n"
             "  --help               this text\n");
 }
@@ -276,6 +286,83 @@ static int run_kernel(spira_context ctx, spira_gf2_matrix M, const cli_format_it
     return strcmp(status, "ok") != 0;
 }
 
+/* --sequence: the median wall time of reps calls of spira_gf2_krylov_sequence with L
+ * terms and with none (its setup), after warmup short ones; a_0 = X^T Y and a_1 = X^T M Y
+ * checked against the plain loop. Returns 0, or 1 on failure. */
+static int run_sequence(spira_context ctx, spira_gf2_matrix M, const cli_format_item *it,
+                        int width, int32_t n, const int32_t *rp, const int32_t *col,
+                        const char *source, int csv, int devices, long L, int warmup, int reps,
+                        int header)
+{
+    const int words = width / 64;
+    const size_t nx = (size_t)n * words, term = (size_t)64 * words * words;
+    uint64_t *x = malloc((nx + 1) * 8), *y = malloc((nx + 1) * 8), *my = malloc((nx + 1) * 8);
+    uint64_t *a = malloc(((size_t)L + 1) * term * 8), want[2 * 1024];
+    double *t = malloc((size_t)reps * sizeof *t), *t0 = malloc((size_t)reps * sizeof *t0);
+    spira_gf2_block X = NULL, Y = NULL;
+    const char *status = "error", *err = NULL;
+    double seq_ms = 0, setup_ms = 0;
+    spira_status s = x && y && my && a && t && t0 ? SPIRA_OK : SPIRA_ERR_NOMEM;
+    if (s != SPIRA_OK) err = "sequence buffers";
+    if (s == SPIRA_OK) {
+        uint64_t st = 0x2545F4914F6CDD1Du ^ (uint64_t)width;
+        for (size_t k = 0; k < nx; k++) x[k] = cli_xorshift64(&st), y[k] = cli_xorshift64(&st);
+        reference(n, rp, col, words, y, my);
+        memset(want, 0, sizeof want); /* bit c of row r of X^T Z: XOR_k X(k, r) Z(k, c) */
+        for (int q = 0; q < 2; q++)
+            for (int32_t k = 0; k < n; k++)
+                for (int r = 0; r < width; r++)
+                    if (x[(size_t)k * words + r / 64] >> (r % 64) & 1)
+                        for (int w = 0; w < words; w++)
+                            want[q * 1024 + r * words + w] ^= (q ? my : y)[(size_t)k * words + w];
+        s = spira_gf2_matrix_set_format(M, it->name, it->opts);
+    }
+    if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, n, width, &X);
+    if (s == SPIRA_OK) s = spira_gf2_block_create(ctx, n, width, &Y);
+    if (s == SPIRA_OK) s = spira_gf2_block_set(X, x);
+    if (s == SPIRA_OK) s = spira_gf2_block_set(Y, y);
+    if (s == SPIRA_OK) s = spira_gf2_matrix_prepare(M, width, NULL);
+    for (int k = 0; k < warmup && s == SPIRA_OK; k++)
+        s = spira_gf2_krylov_sequence(M, X, Y, L < 10 ? L : 10, a);
+    for (int k = 0; k < reps && s == SPIRA_OK; k++) {
+        double c0 = cli_now_ms();
+        s = spira_gf2_krylov_sequence(M, X, Y, 0, a);
+        double c1 = cli_now_ms();
+        if (s == SPIRA_OK) s = spira_gf2_krylov_sequence(M, X, Y, L, a);
+        t0[k] = c1 - c0, t[k] = cli_now_ms() - c1;
+    }
+    if (s == SPIRA_OK) {
+        seq_ms = cli_median(t, reps), setup_ms = cli_median(t0, reps);
+        status = memcmp(a, want, term * 8) || (L >= 1 && memcmp(a + term, want + 1024, term * 8))
+                     ? "WRONG" : "ok";
+    }
+    const double step = L ? (seq_ms - setup_ms) / (double)L : 0;
+    const double gnnz = step > 0 ? (double)rp[n] / (step * 1e6) : 0;
+    if (header && csv)
+        printf("matrix,n,nnz,format,options,width,devices,status,steps,sequence_ms,setup_ms,"
+               "step_ms,gnnz_s,reps\n");
+    else if (header)
+        printf("spira-gf2 %s: Krylov sequence of %s, %d x %d, %d entries, %d devices; backend "
+               "%s\nmedian of %d sequences (wall clock, whole call) after %d short ones; step = "
+               "(sequence - setup) / L\n\n%-24s %5s %7s %8s %12s %10s %10s %8s\n",
+               spira_version(), source, n, n, rp[n], devices, spira_context_device_name(ctx),
+               reps, warmup, "format", "width", "status", "steps", "sequence ms", "setup ms",
+               "step ms", "Gnnz/s");
+    if (csv) {
+        printf("%s,%d,%d,%s,%s,%d,%d,%s,%ld,%.3f,%.3f,%.6f,%.3f,%d\n", source, n, rp[n], it->name,
+               it->opts, width, devices, status, L, seq_ms, setup_ms, step, gnnz, reps);
+    } else {
+        printf("%-24s %5d %7s %8ld %12.2f %10.3f %10.5f %8.2f%s%s\n", it->name, width, status, L,
+               seq_ms, setup_ms, step, gnnz, s != SPIRA_OK ? "  " : "",
+               s != SPIRA_OK ? err ? err : spira_last_error(ctx) : "");
+    }
+    fflush(stdout);
+    spira_gf2_block_destroy(X), spira_gf2_block_destroy(Y);
+    spira_gf2_matrix_drop_plans(M);
+    free(x), free(y), free(my), free(a), free(t), free(t0);
+    return strcmp(status, "ok") != 0;
+}
+
 int main(int argc, char **argv)
 {
     cli_prog = "spira-gf2";
@@ -286,10 +373,11 @@ int main(int argc, char **argv)
         {"backend", required_argument, 0, 'B'}, {"csv", no_argument, 0, 'c'},
         {"list-formats", no_argument, 0, 'l'},  {"help", no_argument, 0, 'h'},
         {"kernel", no_argument, 0, 'K'},        {"block", no_argument, 0, 'b'},
+        {"devices", required_argument, 0, 'D'}, {"sequence", required_argument, 0, 'S'},
         {0, 0, 0, 0}};
     const char *formats = "all", *nfs = NULL, *widths_arg = "64";
     spira_context_opts copts = {.backend = SPIRA_BACKEND_AUTO};
-    long reps = 100, warmup = 5;
+    long reps = 100, warmup = 5, devices = 1, seq_len = -1;
     int csv = 0, pattern = 0, kernel = 0, method = SPIRA_GF2_KERNEL_BIT, c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -304,6 +392,8 @@ int main(int argc, char **argv)
         case 'c': csv = 1; break;
         case 'K': kernel = 1; break;
         case 'b': method = SPIRA_GF2_KERNEL_BLOCK; break;
+        case 'D': devices = cli_int("--devices", optarg, 1, 16); break;
+        case 'S': seq_len = cli_int("--sequence", optarg, 1, 100000000); break;
         case 'l':
             for (int i = 0; i < spira_gf2_format_count(); i++) {
                 const char *name, *desc;
@@ -322,6 +412,7 @@ int main(int argc, char **argv)
                    nfs ? "--nfs gives the matrix: a file or --nfs, not both" : "one matrix file");
     if (pattern && nfs) cli_usage_error("--pattern is for a file, not --nfs");
     if (method == SPIRA_GF2_KERNEL_BLOCK && !kernel) cli_usage_error("--block is for --kernel");
+    if (kernel && seq_len >= 0) cli_usage_error("--kernel or --sequence, not both");
     int widths[8];
     int nw = parse_widths(widths_arg, widths, 8);
     if (!nw) return 2;
@@ -404,17 +495,35 @@ int main(int argc, char **argv)
     }
     for (int32_t i = 0; i < m; i++)
         if (rp[i + 1] - rp[i] > maxrow) maxrow = rp[i + 1] - rp[i];
+    s = spira_gf2_matrix_set_devices(M, (int)devices);
+    if (failed(ctx, s, "--devices")) {
+        rc = s == SPIRA_ERR_INVALID_ARG ? 2 : 1;
+        goto done;
+    }
+    if (seq_len >= 0) {
+        if (m != n) {
+            fprintf(stderr, "%s: --sequence: %s is %d x %d, not square\n", cli_prog, source, m, n);
+            goto done;
+        }
+        rc = 0;
+        for (int wi = 0; wi < nw; wi++)
+            for (int i = 0; i < nf; i++)
+                rc |= run_sequence(ctx, M, &items[i], widths[wi], n, rp, col, source, csv,
+                                   (int)devices, seq_len, (int)warmup, (int)reps, wi == 0 && i == 0);
+        goto done;
+    }
 
     if (kernel) {
         if (csv)
             printf("matrix,nrows,ncols,format,options,status,found,spmvs,degree,sequence_ms,"
                    "bm_ms,evaluate_ms,total_ms\n");
         else
-            printf("spira-gf2 %s: kernel of %s, %d x %d, %d entries (%s); backend %s\n\n"
+            printf("spira-gf2 %s: kernel of %s, %d x %d, %d entries (%s), %ld device(s); "
+                   "backend %s\n\n"
                    "%-24s %6s %6s %8s %8s %11s %9s %11s %10s\n",
                    spira_version(), source, m, n, nnz,
                    method == SPIRA_GF2_KERNEL_BLOCK ? "block Wiedemann" : "64 Wiedemann runs",
-                   spira_context_device_name(ctx), "format",
+                   devices, spira_context_device_name(ctx), "format",
                    "status", "found", "SpMVs", "degree", "sequence ms", "B-M ms", "evaluate ms",
                    "total ms");
         rc = 0;
@@ -439,7 +548,8 @@ int main(int argc, char **argv)
     } else {
         printf("spira-gf2 %s: %s, %d x %d, %d entries over GF(2) (max %d a row, mean %.1f)%s\n",
                spira_version(), source, m, n, nnz, maxrow, m ? (double)nnz / m : 0.0, made);
-        printf("backend %s: %s\n", gpu ? "cuda" : "cpu", spira_context_device_name(ctx));
+        printf("backend %s: %s; rows split over %ld device(s)\n", gpu ? "cuda" : "cpu",
+               spira_context_device_name(ctx), devices);
         printf("median of %ld runs after %ld warm-up; Gnnz/s = nnz / t; GB/s = (matrix + X + Y "
                "bytes) / t; Y poisoned, then compared bit for bit with a plain loop\n\n",
                reps, warmup);

@@ -52,6 +52,7 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     if (!ctx) return SPIRA_ERR_NOMEM;
     *out = ctx;
     ctx->device = o.device;
+    ctx->max_bytes = o.max_bytes;
     ctx->deterministic = o.deterministic;
     ctx->backend = SPIRA_BACKEND_CPU;
     describe_cpu(ctx);
@@ -103,6 +104,7 @@ void spira_context_destroy(spira_context ctx)
 {
     if (!ctx) return;
     spira_context_destroy(ctx->host);
+    for (int d = 1; d < SPIRA__PARTS_MAX; d++) spira_context_destroy(ctx->part[d]);
     if (ctx->cuda) spira__cuda_fini(ctx);
     spira__free(ctx);
 }

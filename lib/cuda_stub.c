@@ -18,6 +18,18 @@ spira_status spira__cuda_init(spira_context ctx)
 }
 void spira__cuda_fini(spira_context ctx) { (void)ctx; }
 int spira__cuda_device_count(void) { return 0; }
+spira_status spira__cuda_activate(spira_context ctx) { return NO_CUDA(ctx); }
+spira_status spira__cuda_peer_enable(spira_context a, spira_context b) { return NO_CUDA(a); }
+spira_status spira__cuda_event_create(spira_context ctx, void **e)
+{
+    *e = NULL;
+    return NO_CUDA(ctx);
+}
+void spira__cuda_event_destroy(void *e) { (void)e; }
+spira_status spira__cuda_event_record(spira_context ctx, void *e) { return NO_CUDA(ctx); }
+spira_status spira__cuda_event_wait(spira_context ctx, void *e) { return NO_CUDA(ctx); }
+spira_status spira__cuda_copy_peer(spira_context ctx, void *d, int dd, const void *s, int sd,
+                                   size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t b, const char *w)
 {
     *dp = NULL;

@@ -521,6 +521,19 @@ SPIRA_API spira_status spira_gf2_matrix_size(spira_gf2_matrix M, int64_t *nrows,
  * on the next multiply of a block width (one plan per width, kept) or by _prepare. */
 SPIRA_API spira_status spira_gf2_matrix_set_format(spira_gf2_matrix M, const char *name,
                                                    const char *options);
+/* Split M's multiplies by rows over n devices of one machine (default 1): on the CUDA
+ * backend devices ctx's device, the next, ... (mod the number present), each holding its
+ * rows of M in M's format (a plan per width built on that device) and multiplying the
+ * whole block by them; between the steps of spira_gf2_krylov_sequence the rows each
+ * computed are copied to the others (peer copies, ordered by events), and in
+ * spira_gf2_spmv, whose blocks live on ctx's device, the others take a copy of X and send
+ * back their rows of Y. The rows are cut so the parts hold about as many nonzeros plus
+ * rows each; a part may own none. On the CPU backend the n parts run one after another on
+ * the host, copies included: the same bits as n = 1. SPIRA_ERR_INVALID_ARG for n < 1,
+ * n > 16 or (CUDA) more devices than present; a device that cannot be set up: its error.
+ * Drops M's plans. */
+SPIRA_API spira_status spira_gf2_matrix_set_devices(spira_gf2_matrix M, int n);
+SPIRA_API spira_status spira_gf2_matrix_devices(spira_gf2_matrix M, int *n);
 /* Build the plan for blocks of width bits now, so the first multiply does not pay it;
  * *setup_ms (may be NULL) gets what building it took. */
 SPIRA_API spira_status spira_gf2_matrix_prepare(spira_gf2_matrix M, int width, double *setup_ms);

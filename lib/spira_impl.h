@@ -64,11 +64,46 @@ struct spira_context_s {
     struct spira_context_s *host; /* a CPU context beside a CUDA one, for the solves that
                                    * run on the host (solvers/host_solve.c); made on first
                                    * use, destroyed with this one */
+    size_t max_bytes;             /* spira_context_opts.max_bytes, for the contexts made
+                                   * beside this one */
+#define SPIRA__PARTS_MAX 16
+    /* On the CUDA backend, the contexts of the other devices a computation split over
+     * several takes (lib/devices.c): part[d] for d >= 1, made on first use, destroyed with
+     * this one. part[0] stays NULL (this context is part 0). */
+    struct spira_context_s *part[SPIRA__PARTS_MAX];
     struct spira_cuda_ctx *cuda;
 };
 
 /* ctx itself on the CPU backend, else its CPU companion (made now if need be). */
 spira_status spira__context_host(spira_context ctx, spira_context *host);
+
+/* ---- several devices of one machine (lib/devices.c) ----------------------------------
+ * A computation split into n parts runs part d on spira__context_part(ctx, d): ctx itself
+ * for d = 0, and on the CPU backend for every d (the n parts then run one after another on
+ * the host, through the same code); else a context of its own (stream, cuBLAS, scratch,
+ * budget: ctx's options) on CUDA device (ctx->device + d) mod the device count, made on
+ * first use with peer access to the others where the hardware has it, destroyed with ctx.
+ * Every CUDA call goes to the current device: make a part's device current
+ * (spira__context_activate) before calling anything on its context, and ctx's again when
+ * done. The parts' streams are ordered by events, not by waits on the host. */
+/* SPIRA_OK if n parts can be had: 1 <= n <= SPIRA__PARTS_MAX, and on the CUDA backend
+ * n <= the devices present; else SPIRA_ERR_INVALID_ARG saying which. what names the call. */
+spira_status spira__parts_check(spira_context ctx, int n, const char *what);
+spira_status spira__context_part(spira_context ctx, int d, spira_context *part);
+spira_status spira__context_activate(spira_context ctx); /* no-op on the CPU */
+/* A failure s on part's context, told in ctx's message (the part's device named); s. */
+spira_status spira__part_error(spira_context ctx, spira_context part, spira_status s);
+/* A point in a context's stream that any part's stream can wait for (NULL on the CPU, where
+ * everything is in order already). */
+typedef struct spira__event spira__event;
+spira_status spira__event_create(spira_context ctx, spira__event **e);
+void spira__event_destroy(spira_context ctx, spira__event *e); /* NULL is fine */
+spira_status spira__event_record(spira_context ctx, spira__event *e); /* ctx's stream, now */
+spira_status spira__event_wait(spira_context ctx, spira__event *e);   /* ctx's stream waits */
+/* bytes from src (memory of src_ctx) to dst (of dst_ctx), queued on ctx's stream (ctx is
+ * one of the two); between two devices a peer copy. */
+spira_status spira__mem_copy_peer(spira_context ctx, void *dst, spira_context dst_ctx,
+                                  const void *src, spira_context src_ctx, size_t bytes);
 
 /* Record a failure: formats the message into ctx (may be NULL) and returns s. */
 spira_status spira__error(spira_context ctx, spira_status s, const char *fmt, ...)

@@ -194,8 +194,8 @@ spira_status spira_gf2_kernel(spira_gf2_matrix M, spira_gf2_block K,
     if (opts && opts->method != SPIRA_GF2_KERNEL_BIT)
         return spira__gf2_kernel_block(M, K, opts, info);
     SPIRA__TRY(spira__mem_zero(ctx, K->data, (size_t)n * sizeof(uint64_t)));
-    spira__gf2_plan *plan; /* built now: a format's refusal comes before any allocation */
-    SPIRA__TRY(spira__gf2_plan_get(M, 1, &plan));
+    /* the plans built now: a format's refusal comes before any allocation */
+    SPIRA__TRY(spira__gf2_parts_prepare(M, 1, NULL));
     spira__gf2_walk w = {M, ctx, n, 0, NULL};
     const int64_t N = 2 * (int64_t)n + EXTRA_TERMS, cap = (int64_t)n + 1;
     buffers b;

@@ -4,7 +4,13 @@
  * next), one multiply and one inner product X^T (A^i Y) a term, the terms summed where the
  * context computes and copied to the host once at the end. A step moves the matrix (its
  * format's bytes), X and two blocks once each, and no host round trip.
+ * Over the N devices of A's parts (gf2_parts.c) each holds X and both blocks whole: a step
+ * multiplies its rows of A into its rows of the next block, sends those rows to the other
+ * N - 1 (peer copies on its stream), and its next multiply waits for theirs (events); its
+ * share of X^T v (its own rows) needs nothing from them. The partial terms stay on their
+ * devices and are XORed on the host at the end. With N = 1 the same loop sends nothing.
  */
+#include "gf2/gf2.h"
 #include "gf2_bw.h"
 #include "gf2_inner.h"
 
@@ -22,6 +28,119 @@ spira_status spira__gf2_square_spmv(spira_gf2_matrix M, spira_context ctx, int w
     return spira_gf2_spmv(M, &vx, &vy);
 }
 
+/* A part's blocks on its device: X (part 0: the caller's), the current and next A^i Y, the
+ * partial terms; pushed: its rows of the next block are in every other part's. */
+typedef struct {
+    spira__gf2_part *p;
+    uint64_t *x, *v, *v2, *acc;
+    spira__event *pushed;
+} part_blocks;
+
+typedef struct {
+    spira_context ctx;
+    int np, words;
+    int32_t m, n;
+    size_t nb, ab, term; /* bytes of a block, of the terms; words of a term */
+    part_blocks *b;
+} seq;
+
+static spira_status seq_alloc(seq *q, spira_gf2_block X)
+{
+    for (int d = 0; d < q->np; d++) {
+        part_blocks *b = &q->b[d];
+        spira_context c = b->p->ctx;
+        SPIRA__TRY(spira__context_activate(c));
+        b->x = d ? NULL : X->data;
+        if (d) SPIRA__TRY(spira__mem_alloc(c, (void **)&b->x, q->nb, "Krylov copy of X"));
+        SPIRA__TRY(spira__mem_alloc(c, (void **)&b->v, q->nb, "Krylov block"));
+        SPIRA__TRY(spira__mem_alloc(c, (void **)&b->v2, q->nb, "Krylov block"));
+        SPIRA__TRY(spira__mem_alloc(c, (void **)&b->acc, q->ab, "Krylov sequence"));
+        SPIRA__TRY(spira__mem_zero(c, b->acc, q->ab));
+        if (q->np > 1) SPIRA__TRY(spira__event_create(c, &b->pushed));
+    }
+    return SPIRA_OK;
+}
+
+/* Nothing of the parts is still running (their copies write into each other's blocks)
+ * before any of it is freed. */
+static void seq_free(seq *q)
+{
+    for (int d = 0; d < q->np; d++)
+        if (spira__context_activate(q->b[d].p->ctx) == SPIRA_OK)
+            spira_context_synchronize(q->b[d].p->ctx);
+    for (int d = 0; d < q->np; d++) {
+        part_blocks *b = &q->b[d];
+        spira_context c = b->p->ctx;
+        spira__context_activate(c);
+        if (d) spira__mem_free(c, b->x);
+        spira__mem_free(c, b->v), spira__mem_free(c, b->v2), spira__mem_free(c, b->acc);
+        spira__event_destroy(c, b->pushed);
+    }
+    spira__context_activate(q->ctx);
+    spira__free(q->b);
+}
+
+/* Every part's v = Y and x = X, after what the caller queued on them. */
+static spira_status seq_start(seq *q, spira__event *start, spira_gf2_block X, spira_gf2_block Y)
+{
+    if (start) SPIRA__TRY(spira__event_record(q->ctx, start));
+    for (int d = 0; d < q->np; d++) {
+        part_blocks *b = &q->b[d];
+        spira_context c = b->p->ctx;
+        SPIRA__TRY(spira__context_activate(c));
+        if (start) SPIRA__TRY(spira__event_wait(c, start));
+        SPIRA__TRY(spira__mem_copy_peer(c, b->v, c, Y->data, q->ctx, q->nb));
+        if (d) SPIRA__TRY(spira__mem_copy_peer(c, b->x, c, X->data, q->ctx, q->nb));
+    }
+    return SPIRA_OK;
+}
+
+/* Part d's step i: its rows' share of a_i = X^T v (the padding rows past m with the last
+ * part), then, unless i = L, once the others' rows of v are in: its rows of v2 = A v, the
+ * padding zeroed, and its rows sent to every other part's v2. */
+static spira_status seq_step(seq *q, int d, int64_t i, int64_t L)
+{
+    part_blocks *b = &q->b[d];
+    spira_context c = b->p->ctx;
+    const int words = q->words;
+    const int32_t r0 = b->p->r0, r1 = b->p->r1, hi = d == q->np - 1 ? q->n : r1;
+    SPIRA__TRY(spira__context_activate(c));
+    if (hi > r0)
+        SPIRA__TRY(spira__gf2_inner_into(c, hi - r0, words, b->x + (size_t)r0 * words,
+                                         b->v + (size_t)r0 * words, b->acc + (size_t)i * q->term));
+    if (i == L) return SPIRA_OK;
+    for (int e = 0; i > 0 && e < q->np; e++)
+        if (e != d) SPIRA__TRY(spira__event_wait(c, q->b[e].pushed));
+    SPIRA__TRY(spira__gf2_part_apply(b->p, words, b->v, b->v2 + (size_t)r0 * words));
+    if (q->m < q->n)
+        SPIRA__TRY(spira__mem_zero(c, b->v2 + (size_t)q->m * words,
+                                   (size_t)(q->n - q->m) * words * sizeof(uint64_t)));
+    const size_t off = (size_t)r0 * words, bytes = (size_t)(r1 - r0) * words * sizeof(uint64_t);
+    for (int e = 0; e < q->np; e++)
+        if (e != d)
+            SPIRA__TRY(spira__mem_copy_peer(c, q->b[e].v2 + off, q->b[e].p->ctx, b->v2 + off, c,
+                                            bytes));
+    return q->np > 1 ? spira__event_record(c, b->pushed) : SPIRA_OK;
+}
+
+/* a = XOR over the parts of their terms. */
+static spira_status seq_sum(seq *q, uint64_t *a)
+{
+    uint64_t *t = NULL;
+    if (q->np > 1)
+        SPIRA__TRY(spira__alloc(q->ctx, (void **)&t, q->ab, 1, "Krylov sequence of a device"));
+    spira_status s = SPIRA_OK;
+    for (int d = 0; d < q->np && s == SPIRA_OK; d++) {
+        spira_context c = q->b[d].p->ctx;
+        s = spira__context_activate(c);
+        if (s == SPIRA_OK) s = spira__mem_download(c, d ? t : a, q->b[d].acc, q->ab);
+        s = spira__part_error(q->ctx, c, s);
+        for (size_t k = 0; d && s == SPIRA_OK && k < q->ab / sizeof *a; k++) a[k] ^= t[k];
+    }
+    spira__free(t);
+    return s;
+}
+
 spira_status spira_gf2_krylov_sequence(spira_gf2_matrix A, spira_gf2_block X,
                                        spira_gf2_block Y, int64_t L, uint64_t *a)
 {
@@ -29,9 +148,9 @@ spira_status spira_gf2_krylov_sequence(spira_gf2_matrix A, spira_gf2_block X,
     spira_context ctx = X->ctx;
     int64_t m, n;
     SPIRA__TRY(spira_gf2_matrix_size(A, &m, &n, NULL));
-    if (Y->ctx != ctx)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) Krylov sequence: X and Y on "
-                            "two contexts");
+    if (Y->ctx != ctx || A->ctx != ctx)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) Krylov sequence: A, X and Y on "
+                            "different contexts");
     if (X->words != Y->words || X->nrows != n || Y->nrows != n)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                             "GF(2) Krylov sequence: A is %lld x %lld; X (%d rows of %d bits) "
@@ -50,23 +169,25 @@ spira_status spira_gf2_krylov_sequence(spira_gf2_matrix A, spira_gf2_block X,
     if ((uint64_t)L + 1 > SIZE_MAX / 8 / term)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) Krylov sequence: %lld terms "
                             "overflow", (long long)L + 1);
-    const size_t nb = (size_t)n * words * sizeof(uint64_t), ab = ((size_t)L + 1) * term * 8;
-    uint64_t *v = NULL, *v2 = NULL, *acc = NULL;
-    spira_status s = spira__mem_alloc(ctx, (void **)&v, nb, "Krylov block");
-    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&v2, nb, "Krylov block");
-    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&acc, ab, "Krylov sequence");
-    if (s == SPIRA_OK) s = spira__mem_zero(ctx, acc, ab);
-    if (s == SPIRA_OK) s = spira__mem_copy(ctx, v, Y->data, nb);
-    /* a_i = X^T v, v <- [A; 0] v */
+    SPIRA__TRY(spira__gf2_parts_prepare(A, words, NULL));
+    spira__gf2_part *parts;
+    seq q = {ctx, 0, words, (int32_t)m, (int32_t)n, (size_t)n * words * sizeof(uint64_t),
+             ((size_t)L + 1) * term * 8, term, NULL};
+    SPIRA__TRY(spira__gf2_parts(A, &parts, &q.np));
+    SPIRA__TRY(spira__alloc(ctx, (void **)&q.b, (size_t)q.np, sizeof *q.b, "Krylov parts"));
+    for (int d = 0; d < q.np; d++) q.b[d] = (part_blocks){&parts[d], NULL, NULL, NULL, NULL, NULL};
+    spira_status s = seq_alloc(&q, X);
+    if (s == SPIRA_OK) s = seq_start(&q, q.np > 1 ? A->start : NULL, X, Y);
+    /* a_i = X^T v, v <- [A; 0] v: each part its rows, then the rows exchanged */
     for (int64_t i = 0; i <= L && s == SPIRA_OK; i++) {
-        s = spira__gf2_inner_into(ctx, (int32_t)n, words, X->data, v, acc + (size_t)i * term);
-        if (s == SPIRA_OK && i < L) {
-            s = spira__gf2_square_spmv(A, ctx, words, v, v2);
-            uint64_t *t = v;
-            v = v2, v2 = t;
+        for (int d = 0; d < q.np && s == SPIRA_OK; d++)
+            s = spira__part_error(ctx, parts[d].ctx, seq_step(&q, d, i, L));
+        for (int d = 0; d < q.np; d++) {
+            uint64_t *t = q.b[d].v;
+            q.b[d].v = q.b[d].v2, q.b[d].v2 = t;
         }
     }
-    if (s == SPIRA_OK) s = spira__mem_download(ctx, a, acc, ab);
-    spira__mem_free(ctx, v), spira__mem_free(ctx, v2), spira__mem_free(ctx, acc);
+    if (s == SPIRA_OK) s = seq_sum(&q, a);
+    seq_free(&q);
     return s;
 }

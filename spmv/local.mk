@@ -46,6 +46,7 @@ CUDA_SRCS += spmv/rows_gpu.cu
 libspira_spmv_la_SOURCES += spmv/padding.c spmv/pkt_partition.c
 
 # SpMV over GF(2) (Schmidt, Aribowo, Dang): its own formats over the same plan machinery
-libspira_spmv_la_SOURCES += spmv/gf2/gf2.c spmv/gf2/gf2_csr.c spmv/gf2/gf2_sliced.c
+libspira_spmv_la_SOURCES += spmv/gf2/gf2.c spmv/gf2/gf2_csr.c spmv/gf2/gf2_sliced.c \
+	spmv/gf2/gf2_parts.c
 noinst_HEADERS += spmv/gf2/gf2.h
 CUDA_SRCS += spmv/gf2/gf2_gpu.cu

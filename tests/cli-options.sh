@@ -112,6 +112,10 @@ bad spira-gf2 "--reps '0': want an integer from 1 to 1000000" --reps 0 --nfs 100
 bad spira-gf2 "--nfs '100:300': want W <= N" --nfs 100:300
 bad spira-gf2 "--nfs '1x:3'" --nfs 1x:3
 bad spira-gf2 "unexpected argument 'second.mtx'" "$data" second.mtx
+bad spira-gf2 "--devices '0': want an integer from 1 to 16" --devices 0 --nfs 100:3
+bad spira-gf2 "--devices '17'" --devices 17 --nfs 100:3
+bad spira-gf2 "--sequence '0'" --sequence 0 --nfs 100:3
+bad spira-gf2 "--kernel or --sequence, not both" --kernel --sequence 5 --nfs 100:3
 bad spira-example "unexpected argument 'extra'" "$data" extra
 
 echo "$n cases, $fails failed"

@@ -119,6 +119,18 @@ dist_noinst_DATA += tests/mm-bad/array-32bit.mtx tests/mm-bad/array-too-many.mtx
 # block Wiedemann (the GPU file adds its test case to check_gpu's suite)
 tests_check_spira_SOURCES += tests/test_gf2_bw.c tests/test_gf2_bw.h
 tests_check_gpu_SOURCES += tests/test_gf2_bw.c tests/test_gf2_bw.h tests/gpu_gf2_bw.c
+# GF(2) over several devices: the CPU suite's parts on the host; check_gpu_devices on two
+# GPUs or more (exit 77, SKIP, with fewer), unforked
+tests_check_spira_SOURCES += tests/test_gf2_devices.c tests/test_gf2_devices.h
+if HAVE_CHECK
+check_PROGRAMS += tests/check_gpu_devices
+TESTS += tests/check_gpu_devices
+endif
+tests_check_gpu_devices_SOURCES = tests/gpu_gf2_devices.c $(TEST_COMMON) tests/test_gf2.c \
+	tests/test_gf2_bw.c tests/test_gf2_bw.h tests/test_gf2_devices.c tests/test_gf2_devices.h
+tests_check_gpu_devices_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_gpu_devices_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_check_gpu_devices_LDADD = libspira_core.la $(CHECK_LIBS)
 # The distributed suite (--with-mpi): tests/mpi-suite.sh runs check_dist under mpirun with
 # 1, 2 and 3 ranks (Check without fork; every assertion agreed over the ranks)
 if HAVE_MPI

@@ -2,6 +2,7 @@
  * main.c - the CPU test runner: one Check suite per module, run in Check's fork mode.
  */
 #include "test_gf2_bw.h"
+#include "test_gf2_devices.h"
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -12,7 +13,7 @@ int main(void)
                                 suite_spmv,        suite_formats, suite_pkt,     suite_faults,
                                 suite_threads,     suite_determinism,            suite_solvers,
                                 suite_krylov,      suite_eigen,   suite_ilu,     suite_gf2,
-                                suite_gf2_bw,      suite_property,              suite_cg_graph,
+                                suite_gf2_bw,      suite_gf2_devices, suite_property,              suite_cg_graph,
                                 suite_reorder};
     tu_seed();
     SRunner *sr = srunner_create(NULL);

@@ -21,6 +21,7 @@ const char *const tu_gf2_variants[][2] = {
     {"sliced-coo", "share=warp,rows=1"},
 };
 const int tu_gf2_nvariants = sizeof tu_gf2_variants / sizeof tu_gf2_variants[0];
+int tu_gf2_devices = 1;
 
 int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
                  const int32_t *ri, const int32_t *ci, const char *label, unsigned seed)
@@ -28,6 +29,8 @@ int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
     spira_gf2_matrix M;
     ck_assert_msg(spira_gf2_matrix_from_coo(ctx, nrows, ncols, nnz, ri, ci, &M) == SPIRA_OK,
                   "%s: %s", label, spira_last_error(ctx));
+    ck_assert_msg(spira_gf2_matrix_set_devices(M, tu_gf2_devices) == SPIRA_OK, "%s: %s", label,
+                  spira_last_error(ctx));
     uint64_t st = 0x9e3779b97f4a7c15ull ^ seed;
     int runs = 0;
     for (int words = 1; words <= 4; words *= 2) {

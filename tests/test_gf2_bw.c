@@ -68,6 +68,8 @@ spira_gf2_kernel_info tu_gf2_kernel_run(spira_context ctx, int32_t m, int32_t n,
     spira_gf2_matrix M;
     ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, m, n, T->nnz, T->ri, T->ci, &M), SPIRA_OK);
     ck_assert_int_eq(spira_gf2_matrix_set_format(M, format, NULL), SPIRA_OK);
+    ck_assert_msg(spira_gf2_matrix_set_devices(M, tu_gf2_devices) == SPIRA_OK, "%s",
+                  spira_last_error(ctx));
     spira_gf2_block B;
     ck_assert_int_eq(spira_gf2_block_create(ctx, n, 64, &B), SPIRA_OK);
     uint64_t *poison = malloc((size_t)n * 8 + 8);

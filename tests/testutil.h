@@ -92,6 +92,9 @@ uint64_t tu_gf2_kernel_check(spira_context ctx, int32_t m, int32_t n, const tu_t
                              const char *format, uint64_t seed, uint64_t *K);
 extern const char *const tu_gf2_variants[][2];
 extern const int tu_gf2_nvariants;
+/* The devices tu_gf2_check and tu_gf2_kernel_run split their matrices over (1 unless a
+ * test sets it: test_gf2_devices.c). */
+extern int tu_gf2_devices;
 /* The n x n identity over GF(2) on ctx. */
 spira_gf2_matrix tu_gf2_identity(spira_context ctx, int32_t n);
 /* spira_gf2_kernel(M, K, o) finds nothing: NOT_CONVERGED saying says, info's found 0, and K

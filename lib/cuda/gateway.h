@@ -24,6 +24,19 @@ spira_status spira__cuda_init(spira_context ctx);
 void spira__cuda_fini(spira_context ctx);
 /* Number of usable devices (0 when there is no driver or no GPU). */
 int spira__cuda_device_count(void);
+/* Several devices (lib/devices.c): make ctx's device the current one; let a and b read
+ * and write each other's memory where the hardware allows (else copies between them go
+ * through the host, slower, not wrong); events (opaque cudaEvent_t without timing) made on
+ * ctx's device, recorded on and waited for by a context's stream; a copy between two
+ * devices' memory queued on ctx's stream. */
+spira_status spira__cuda_activate(spira_context ctx);
+spira_status spira__cuda_peer_enable(spira_context a, spira_context b);
+spira_status spira__cuda_event_create(spira_context ctx, void **e);
+void spira__cuda_event_destroy(void *e);
+spira_status spira__cuda_event_record(spira_context ctx, void *e);
+spira_status spira__cuda_event_wait(spira_context ctx, void *e);
+spira_status spira__cuda_copy_peer(spira_context ctx, void *dst, int dst_device, const void *src,
+                                   int src_device, size_t bytes);
 
 spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t bytes, const char *what);
 void spira__cuda_free(spira_context ctx, void *dp);

@@ -108,6 +108,8 @@ extern "C" void spira__cuda_fini(spira_context ctx)
 {
     spira_cuda_ctx *c = ctx->cuda;
     if (!c) return;
+    cudaSetDevice(ctx->device); /* a part's context may go after another device's work */
+    cudaGetLastError();
     spira__cuda_free(ctx, c->scratch);
     stage_fini(c);
     if (c->cusparse) cusparseDestroy(c->cusparse);

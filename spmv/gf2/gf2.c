@@ -1,7 +1,8 @@
 /*
  * gf2.c - SpMV over GF(2) (see gf2.h): the matrix (a pattern whose entries are the parity
- * of their count), the registry of GF(2) formats, the plans (one per block width, built by
- * spmv.c's plan machinery) and the multiply.
+ * of their count), the registry of GF(2) formats and the plans (one per block width, built
+ * by spmv.c's plan machinery). The multiply, over the matrix's device parts, is
+ * gf2_parts.c's.
  */
 #include "gf2.h"
 
@@ -143,16 +144,10 @@ void spira__gf2_plans_drop(spira_gf2_matrix M)
     }
 }
 
-spira_status spira_gf2_matrix_drop_plans(spira_gf2_matrix M)
-{
-    if (!M) return SPIRA_ERR_INVALID_ARG;
-    spira__gf2_plans_drop(M);
-    return SPIRA_OK;
-}
-
 void spira_gf2_matrix_destroy(spira_gf2_matrix M)
 {
     if (!M) return;
+    if (M->parts_free) M->parts_free(M);
     spira__gf2_plans_drop(M);
     spira__csr_free(&M->pattern);
     spira__free(M);
@@ -165,6 +160,7 @@ spira_status spira_gf2_matrix_set_format(spira_gf2_matrix M, const char *name,
     const spira__format *f;
     SPIRA__TRY(format_get(M->ctx, name, &f));
     SPIRA__TRY(spira__check_options(M->ctx, f->name, f->options, options, sizeof M->format_opts));
+    if (M->parts_free) M->parts_free(M); /* made again in the new format on next use */
     spira__gf2_plans_drop(M);
     /* name or options may be M's own strings */
     memmove(M->format_opts, options ? options : "", strlen(options ? options : "") + 1);
@@ -197,65 +193,4 @@ spira_status spira__gf2_plan_get(spira_gf2_matrix M, int words, spira__gf2_plan 
     }
     *plan = *p;
     return SPIRA_OK;
-}
-
-spira_status spira_gf2_matrix_prepare(spira_gf2_matrix M, int width, double *setup_ms)
-{
-    if (!M) return SPIRA_ERR_INVALID_ARG;
-    SPIRA__TRY(spira__gf2_width_check(M->ctx, width));
-    spira__gf2_plan *p;
-    SPIRA__TRY(spira__gf2_plan_get(M, width / 64, &p));
-    if (setup_ms) *setup_ms = p->convert_ms + p->upload_ms;
-    return SPIRA_OK;
-}
-
-spira_status spira_gf2_matrix_plan_info(spira_gf2_matrix M, int width, spira_plan_info *info)
-{
-    if (!M || !info) return SPIRA_ERR_INVALID_ARG;
-    SPIRA__TRY(spira__gf2_width_check(M->ctx, width));
-    spira__gf2_plan *p;
-    SPIRA__TRY(spira__gf2_plan_get(M, width / 64, &p));
-    spira__plan_info(p, info);
-    return SPIRA_OK;
-}
-
-typedef struct {
-    spira_gf2_matrix M;
-    spira_gf2_block X, Y;
-} gf2_call;
-
-static spira_status gf2_once(void *arg)
-{
-    gf2_call *c = arg;
-    return spira_gf2_spmv(c->M, c->X, c->Y);
-}
-
-/* Each run is a whole spira_gf2_spmv, its checks and plan lookup included. */
-spira_status spira_gf2_spmv_time(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y, int n,
-                                 double *ms)
-{
-    if (!M || !X || !Y) return SPIRA_ERR_INVALID_ARG;
-    if (n < 0) return spira__error(M->ctx, SPIRA_ERR_INVALID_ARG, "GF(2) SpMV timing: %d runs", n);
-    gf2_call c = {M, X, Y};
-    return spira__time_calls(M->ctx, n, ms, gf2_once, &c);
-}
-
-spira_status spira_gf2_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y)
-{
-    if (!M || !X || !Y) return SPIRA_ERR_INVALID_ARG;
-    spira_context ctx = M->ctx;
-    if (X->ctx != ctx || Y->ctx != ctx)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) SpMV: blocks of another context");
-    if (X == Y || (X->data == Y->data && X->nrows))
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) SpMV: Y is X (Y = M X in place)");
-    if (X->words != Y->words)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "GF(2) SpMV: X is %d bits wide, Y %d",
-                            X->words * 64, Y->words * 64);
-    if (X->nrows != M->pattern.ncols || Y->nrows != M->pattern.nrows)
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "GF(2) SpMV: M is %d x %d, X has %d rows, Y %d", M->pattern.nrows,
-                            M->pattern.ncols, X->nrows, Y->nrows);
-    spira__gf2_plan *p;
-    SPIRA__TRY(spira__gf2_plan_get(M, X->words, &p));
-    return spira__spmv_apply(p, 1, X->data, 0, Y->data);
 }

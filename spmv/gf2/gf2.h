@@ -39,16 +39,52 @@ typedef spira__spmv_plan spira__gf2_plan;
 /* The registry of GF(2) formats (gf2.c). */
 const spira__format *spira__gf2_format_find(const char *name);
 
+/* A row block of M on one device (gf2_parts.c): M's multiplies are split by rows over
+ * M->ndev devices of one machine, part d on spira__context_part(M->ctx, d), each a plain
+ * GF(2) matrix of its rows (any format, built on its device) that multiplies the whole
+ * block X into its rows of Y. N = 1 takes the same path with one part. */
+typedef struct {
+    spira_context ctx;     /* the part's context: M's for part 0 and on the CPU backend */
+    int32_t r0, r1;        /* rows [r0, r1) of M */
+    spira_gf2_matrix sub;  /* those rows as a matrix: its pattern borrows M's columns */
+    /* spira_gf2_spmv's copies on the part's device for parts d >= 1 (M's blocks live on
+     * part 0's): all of X, and the part's rows of Y, both of `words` words a row */
+    uint64_t *x, *y;
+    int words;
+    spira__event *done;    /* the part's rows of Y are in M's block */
+} spira__gf2_part;
+
 struct spira_gf2_matrix_s {
     spira_context ctx;
     spira__gf2_pattern pattern;
+    int borrowed;             /* a part's sub-matrix: 1 col_idx, 2 row_ptr are M's */
     char format[32], format_opts[64];
     spira__gf2_plan *plan[3]; /* one per block width: 1, 2, 4 words */
+    int ndev;                 /* devices the multiplies are split over (0: not set, one) */
+    spira__gf2_part *parts;   /* ndev of them, made on first use; NULL until then */
+    spira__event *start;      /* on M's stream: X is ready, Y free, for the parts */
+    void (*parts_free)(spira_gf2_matrix M); /* set with the parts (gf2_parts.c, a file
+                                             * above this one): how gf2.c drops them */
 };
 
 /* The plan for `words`, built on first use. */
 spira_status spira__gf2_plan_get(spira_gf2_matrix M, int words, spira__gf2_plan **plan);
 void spira__gf2_plans_drop(spira_gf2_matrix M);
+
+/* M's parts (gf2_parts.c), made now if need be: *n of them, rows in order. */
+spira_status spira__gf2_parts(spira_gf2_matrix M, spira__gf2_part **parts, int *n);
+/* Every part's plan for `words` built, each on its device; setup_ms (may be NULL) adds
+ * what they took. */
+spira_status spira__gf2_parts_prepare(spira_gf2_matrix M, int words, double *setup_ms);
+void spira__gf2_parts_free(spira_gf2_matrix M);
+void spira__gf2_parts_drop_plans(spira_gf2_matrix M);
+/* y (the part's r1 - r0 rows) = the part's rows of M times x (all ncols rows), on the
+ * part's context, its device current, its plan prepared. */
+spira_status spira__gf2_part_apply(spira__gf2_part *p, int words, const uint64_t *x,
+                                   uint64_t *y);
+/* Y = M X over the parts: each part d >= 1 takes a copy of X, multiplies, and puts its rows
+ * into Y; part 0 multiplies in place; M's stream then waits for them all. */
+spira_status spira__gf2_parts_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y);
 /* The words a row the plan's format was converted for, from opts (gf2.c adds it). */
 spira_status spira__gf2_opt_words(spira_context ctx, const char *opts, int *words);
 
