@@ -16,6 +16,8 @@
 #             between the GPUs a step), median of 5 sequences, setup subtracted
 #   kernel    block Wiedemann (spira-gf2 --kernel --block) at N / 4 and N rows on 1 and 2
 #             devices: the split sequence / Berlekamp-Massey / evaluation
+#   sanitize  (not in the default list) compute-sanitizer memcheck and racecheck over
+#             spira-gf2 on 2 devices, small: multiplies, a sequence, block Wiedemann
 # N = 1000000 unless GF2_N is set. Each stage writes OUT_DIR/<stage>*.{csv,log} and a
 # line per result to OUT_DIR/summary.txt; exit status 1 if anything failed or was WRONG.
 set -uo pipefail
@@ -83,6 +85,23 @@ for stage in "$@"; do
         s=$?
         [ $s -eq 0 ] || rc=1
         note "kernel: N = $size, $d device(s): exit $s: $(tail -1 "$out/kernel-$size-$d.csv")"
+      done
+    done
+    ;;
+  sanitize)
+    for tool in memcheck racecheck; do
+      for args in "--reps 3 --warmup 1 --formats csr,sliced-coo --width 64,256" \
+                  "--sequence 20 --reps 2 --warmup 1 --formats csr,sliced-coo" \
+                  "--kernel --block --formats csr"; do
+        size=20000
+        case $args in --kernel*) size=3000 ;; esac
+        log="$out/sanitize-$tool-$(printf '%s' "$args" | tr -c 'A-Za-z0-9' '-').log"
+        # shellcheck disable=SC2086
+        timeout 580 compute-sanitizer --tool $tool --error-exitcode 3 \
+          ./examples/spira-gf2 --nfs "$size:30" --devices 2 $args > "$log" 2>&1
+        s=$?
+        [ $s -eq 0 ] || rc=1
+        note "sanitize: $tool, $args: exit $s; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
       done
     done
     ;;

@@ -26,10 +26,15 @@ spira_status spira__cuda_event_create(spira_context ctx, void **e)
     return NO_CUDA(ctx);
 }
 void spira__cuda_event_destroy(void *e) { (void)e; }
-spira_status spira__cuda_event_record(spira_context ctx, void *e) { return NO_CUDA(ctx); }
-spira_status spira__cuda_event_wait(spira_context ctx, void *e) { return NO_CUDA(ctx); }
-spira_status spira__cuda_copy_peer(spira_context ctx, void *d, int dd, const void *s, int sd,
-                                   size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_event_record(spira_context ctx, int side, void *e) { return NO_CUDA(ctx); }
+spira_status spira__cuda_event_wait(spira_context ctx, int side, void *e) { return NO_CUDA(ctx); }
+spira_status spira__cuda_copy_peer(spira_context ctx, int side, void *d, int dd, const void *s,
+                                   int sd, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_side(spira_context ctx, void **stream)
+{
+    *stream = NULL;
+    return NO_CUDA(ctx);
+}
 spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t b, const char *w)
 {
     *dp = NULL;

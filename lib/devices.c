@@ -86,17 +86,17 @@ void spira__event_destroy(spira_context ctx, spira__event *e)
     spira__cuda_event_destroy(e);
 }
 
-spira_status spira__event_record(spira_context ctx, spira__event *e)
+spira_status spira__event_record(spira_context ctx, int side, spira__event *e)
 {
-    return on_gpu(ctx) ? spira__cuda_event_record(ctx, e) : SPIRA_OK;
+    return on_gpu(ctx) && e ? spira__cuda_event_record(ctx, side, e) : SPIRA_OK;
 }
 
-spira_status spira__event_wait(spira_context ctx, spira__event *e)
+spira_status spira__event_wait(spira_context ctx, int side, spira__event *e)
 {
-    return on_gpu(ctx) ? spira__cuda_event_wait(ctx, e) : SPIRA_OK;
+    return on_gpu(ctx) && e ? spira__cuda_event_wait(ctx, side, e) : SPIRA_OK;
 }
 
-spira_status spira__mem_copy_peer(spira_context ctx, void *dst, spira_context dst_ctx,
+spira_status spira__mem_copy_peer(spira_context ctx, int side, void *dst, spira_context dst_ctx,
                                   const void *src, spira_context src_ctx, size_t bytes)
 {
     if (bytes == 0) return SPIRA_OK;
@@ -104,5 +104,5 @@ spira_status spira__mem_copy_peer(spira_context ctx, void *dst, spira_context ds
         memcpy(dst, src, bytes);
         return SPIRA_OK;
     }
-    return spira__cuda_copy_peer(ctx, dst, dst_ctx->device, src, src_ctx->device, bytes);
+    return spira__cuda_copy_peer(ctx, side, dst, dst_ctx->device, src, src_ctx->device, bytes);
 }

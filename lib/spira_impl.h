@@ -94,15 +94,18 @@ spira_status spira__context_activate(spira_context ctx); /* no-op on the CPU */
 /* A failure s on part's context, told in ctx's message (the part's device named); s. */
 spira_status spira__part_error(spira_context ctx, spira_context part, spira_status s);
 /* A point in a context's stream that any part's stream can wait for (NULL on the CPU, where
- * everything is in order already). */
+ * everything is in order already). A context has two streams on the GPU: side 0 runs its
+ * kernels, side 1 (made on first use) copies that overlap them. */
 typedef struct spira__event spira__event;
 spira_status spira__event_create(spira_context ctx, spira__event **e);
 void spira__event_destroy(spira_context ctx, spira__event *e); /* NULL is fine */
-spira_status spira__event_record(spira_context ctx, spira__event *e); /* ctx's stream, now */
-spira_status spira__event_wait(spira_context ctx, spira__event *e);   /* ctx's stream waits */
-/* bytes from src (memory of src_ctx) to dst (of dst_ctx), queued on ctx's stream (ctx is
- * one of the two); between two devices a peer copy. */
-spira_status spira__mem_copy_peer(spira_context ctx, void *dst, spira_context dst_ctx,
+/* e marks what is queued on ctx's stream `side` now; that stream waits for e (e NULL: no
+ * other part to order against, as on one device: nothing) */
+spira_status spira__event_record(spira_context ctx, int side, spira__event *e);
+spira_status spira__event_wait(spira_context ctx, int side, spira__event *e);
+/* bytes from src (memory of src_ctx) to dst (of dst_ctx), queued on ctx's stream `side`
+ * (ctx is one of the two); between two devices a peer copy. */
+spira_status spira__mem_copy_peer(spira_context ctx, int side, void *dst, spira_context dst_ctx,
                                   const void *src, spira_context src_ctx, size_t bytes);
 
 /* Record a failure: formats the message into ctx (may be NULL) and returns s. */

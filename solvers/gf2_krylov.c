@@ -44,20 +44,19 @@ typedef struct {
     part_blocks *b;
 } seq;
 
-static spira_status seq_alloc(seq *q, spira_gf2_block X)
+/* Part d's blocks, on its context. */
+static spira_status seq_alloc(seq *q, int d, spira_gf2_block X)
 {
-    for (int d = 0; d < q->np; d++) {
-        part_blocks *b = &q->b[d];
-        spira_context c = b->p->ctx;
-        SPIRA__TRY(spira__context_activate(c));
-        b->x = d ? NULL : X->data;
-        if (d) SPIRA__TRY(spira__mem_alloc(c, (void **)&b->x, q->nb, "Krylov copy of X"));
-        SPIRA__TRY(spira__mem_alloc(c, (void **)&b->v, q->nb, "Krylov block"));
-        SPIRA__TRY(spira__mem_alloc(c, (void **)&b->v2, q->nb, "Krylov block"));
-        SPIRA__TRY(spira__mem_alloc(c, (void **)&b->acc, q->ab, "Krylov sequence"));
-        SPIRA__TRY(spira__mem_zero(c, b->acc, q->ab));
-        if (q->np > 1) SPIRA__TRY(spira__event_create(c, &b->pushed));
-    }
+    part_blocks *b = &q->b[d];
+    spira_context c = b->p->ctx;
+    SPIRA__TRY(spira__context_activate(c));
+    b->x = d ? NULL : X->data;
+    if (d) SPIRA__TRY(spira__mem_alloc(c, (void **)&b->x, q->nb, "Krylov copy of X"));
+    SPIRA__TRY(spira__mem_alloc(c, (void **)&b->v, q->nb, "Krylov block"));
+    SPIRA__TRY(spira__mem_alloc(c, (void **)&b->v2, q->nb, "Krylov block"));
+    SPIRA__TRY(spira__mem_alloc(c, (void **)&b->acc, q->ab, "Krylov sequence"));
+    SPIRA__TRY(spira__mem_zero(c, b->acc, q->ab));
+    if (q->np > 1) SPIRA__TRY(spira__event_create(c, &b->pushed));
     return SPIRA_OK;
 }
 
@@ -80,47 +79,55 @@ static void seq_free(seq *q)
     spira__free(q->b);
 }
 
-/* Every part's v = Y and x = X, after what the caller queued on them. */
-static spira_status seq_start(seq *q, spira__event *start, spira_gf2_block X, spira_gf2_block Y)
+/* Part d's v = Y and x = X, after what the caller queued on them (start, on ctx's
+ * stream). */
+static spira_status seq_start(seq *q, int d, spira__event *start, spira_gf2_block X,
+                              spira_gf2_block Y)
 {
-    if (start) SPIRA__TRY(spira__event_record(q->ctx, start));
-    for (int d = 0; d < q->np; d++) {
-        part_blocks *b = &q->b[d];
-        spira_context c = b->p->ctx;
-        SPIRA__TRY(spira__context_activate(c));
-        if (start) SPIRA__TRY(spira__event_wait(c, start));
-        SPIRA__TRY(spira__mem_copy_peer(c, b->v, c, Y->data, q->ctx, q->nb));
-        if (d) SPIRA__TRY(spira__mem_copy_peer(c, b->x, c, X->data, q->ctx, q->nb));
-    }
+    part_blocks *b = &q->b[d];
+    spira_context c = b->p->ctx;
+    SPIRA__TRY(spira__context_activate(c));
+    SPIRA__TRY(spira__event_wait(c, 0, start));
+    SPIRA__TRY(spira__mem_copy_peer(c, 0, b->v, c, Y->data, q->ctx, q->nb));
+    if (d) SPIRA__TRY(spira__mem_copy_peer(c, 0, b->x, c, X->data, q->ctx, q->nb));
     return SPIRA_OK;
 }
 
 /* Part d's step i: its rows' share of a_i = X^T v (the padding rows past m with the last
- * part), then, unless i = L, once the others' rows of v are in: its rows of v2 = A v, the
- * padding zeroed, and its rows sent to every other part's v2. */
+ * part), then, unless i = L, once every part's rows of v are in (its own copies done too,
+ * as v2 is last step's v): its rows of v2 = A v a chunk at a time, each chunk sent to
+ * every other part's v2 on the side stream while the next is computed, and the padding
+ * zeroed. */
 static spira_status seq_step(seq *q, int d, int64_t i, int64_t L)
 {
     part_blocks *b = &q->b[d];
     spira_context c = b->p->ctx;
     const int words = q->words;
-    const int32_t r0 = b->p->r0, r1 = b->p->r1, hi = d == q->np - 1 ? q->n : r1;
+    const int32_t r0 = b->p->r0, hi = d == q->np - 1 ? q->n : b->p->r1;
     SPIRA__TRY(spira__context_activate(c));
     if (hi > r0)
         SPIRA__TRY(spira__gf2_inner_into(c, hi - r0, words, b->x + (size_t)r0 * words,
                                          b->v + (size_t)r0 * words, b->acc + (size_t)i * q->term));
     if (i == L) return SPIRA_OK;
-    for (int e = 0; i > 0 && e < q->np; e++)
-        if (e != d) SPIRA__TRY(spira__event_wait(c, q->b[e].pushed));
-    SPIRA__TRY(spira__gf2_part_apply(b->p, words, b->v, b->v2 + (size_t)r0 * words));
+    for (int e = 0; i > 0 && e < q->np; e++) SPIRA__TRY(spira__event_wait(c, 0, q->b[e].pushed));
+    spira__gf2_part *p = b->p;
+    for (int k = 0; k < p->nchunks; k++) {
+        const int32_t lo = p->cut[k], up = p->cut[k + 1];
+        const size_t off = (size_t)lo * words, bytes = (size_t)(up - lo) * words * sizeof(uint64_t);
+        if (lo == up) continue;
+        SPIRA__TRY(spira__gf2_chunk_apply(p, k, words, b->v, b->v2 + off));
+        if (q->np == 1) continue; /* one device: nothing to send */
+        SPIRA__TRY(spira__event_record(c, 0, p->chunk_done[k]));
+        SPIRA__TRY(spira__event_wait(c, 1, p->chunk_done[k]));
+        for (int e = 0; e < q->np; e++)
+            if (e != d)
+                SPIRA__TRY(spira__mem_copy_peer(c, 1, q->b[e].v2 + off, q->b[e].p->ctx,
+                                                b->v2 + off, c, bytes));
+    }
     if (q->m < q->n)
         SPIRA__TRY(spira__mem_zero(c, b->v2 + (size_t)q->m * words,
                                    (size_t)(q->n - q->m) * words * sizeof(uint64_t)));
-    const size_t off = (size_t)r0 * words, bytes = (size_t)(r1 - r0) * words * sizeof(uint64_t);
-    for (int e = 0; e < q->np; e++)
-        if (e != d)
-            SPIRA__TRY(spira__mem_copy_peer(c, q->b[e].v2 + off, q->b[e].p->ctx, b->v2 + off, c,
-                                            bytes));
-    return q->np > 1 ? spira__event_record(c, b->pushed) : SPIRA_OK;
+    return spira__event_record(c, 1, b->pushed);
 }
 
 /* a = XOR over the parts of their terms. */
@@ -176,8 +183,12 @@ spira_status spira_gf2_krylov_sequence(spira_gf2_matrix A, spira_gf2_block X,
     SPIRA__TRY(spira__gf2_parts(A, &parts, &q.np));
     SPIRA__TRY(spira__alloc(ctx, (void **)&q.b, (size_t)q.np, sizeof *q.b, "Krylov parts"));
     for (int d = 0; d < q.np; d++) q.b[d] = (part_blocks){&parts[d], NULL, NULL, NULL, NULL, NULL};
-    spira_status s = seq_alloc(&q, X);
-    if (s == SPIRA_OK) s = seq_start(&q, q.np > 1 ? A->start : NULL, X, Y);
+    spira_status s = SPIRA_OK;
+    for (int d = 0; d < q.np && s == SPIRA_OK; d++)
+        s = spira__part_error(ctx, parts[d].ctx, seq_alloc(&q, d, X));
+    if (s == SPIRA_OK && q.np > 1) s = spira__event_record(ctx, 0, A->start);
+    for (int d = 0; d < q.np && s == SPIRA_OK; d++)
+        s = spira__part_error(ctx, parts[d].ctx, seq_start(&q, d, A->start, X, Y));
     /* a_i = X^T v, v <- [A; 0] v: each part its rows, then the rows exchanged */
     for (int64_t i = 0; i <= L && s == SPIRA_OK; i++) {
         for (int d = 0; d < q.np && s == SPIRA_OK; d++)

@@ -4,13 +4,15 @@
  * Krylov exchange, the partial terms XORed), parts that own no rows, every width; bad
  * device counts; allocation failures. The checks are shared with gpu_gf2_devices.c.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_gf2_devices.h"
 #include "gf2/gf2.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The parts cover M's rows in order, each [r0, r1); returns how many own none. */
+/* The parts cover M's rows in order, each [r0, r1), and their chunks each part's; returns
+ * how many parts own no row. */
 static int parts_cover(spira_gf2_matrix M, int ndev)
 {
     spira__gf2_part *parts;
@@ -22,6 +24,14 @@ static int parts_cover(spira_gf2_matrix M, int ndev)
         ck_assert_int_le(parts[d].r0, parts[d].r1);
         if (d) ck_assert_int_eq(parts[d].r0, parts[d - 1].r1);
         empty += parts[d].r0 == parts[d].r1;
+        const spira__gf2_part *p = &parts[d];
+        ck_assert_int_eq(p->nchunks, ndev == 1 ? 1 : M->chunks);
+        ck_assert_int_eq(p->cut[0], p->r0);
+        ck_assert_int_eq(p->cut[p->nchunks], p->r1);
+        for (int c = 0; c < p->nchunks; c++) {
+            ck_assert_int_le(p->cut[c], p->cut[c + 1]);
+            ck_assert_int_eq(p->sub[c]->pattern.nrows, p->cut[c + 1] - p->cut[c]);
+        }
     }
     ck_assert_int_eq(parts[n - 1].r1, M->pattern.nrows);
     return empty;
@@ -178,6 +188,14 @@ START_TEST(gf2_devices_krylov)
 {
     spira_context ctx = tu_cpu();
     tu_gf2_devices_krylov(ctx, _i + 1, 290, 9, tu_seed() + (unsigned)_i);
+    if (_i == 1) { /* chunks a part: one, and more than some parts have rows */
+        ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "1", 1), 0);
+        tu_gf2_devices_krylov(ctx, 2, 290, 5, tu_seed() + 7);
+        ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "8", 1), 0);
+        tu_gf2_devices_krylov(ctx, 3, 17, 5, tu_seed() + 8);
+        tu_gf2_devices_spmv(ctx, 3, tu_seed() + 9);
+        unsetenv("SPIRA_GF2_CHUNKS");
+    }
     spira_context_destroy(ctx);
 }
 END_TEST
@@ -205,6 +223,10 @@ START_TEST(gf2_devices_bad)
     ck_assert_int_eq(spira_gf2_matrix_devices(M, &n), SPIRA_OK);
     ck_assert_int_eq(n, 1); /* a refusal keeps what was set */
     ck_assert_int_eq(spira_gf2_matrix_set_devices(NULL, 1), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "9", 1), 0);
+    ck_assert_int_eq(spira_gf2_matrix_set_devices(M, 2), SPIRA_ERR_INVALID_ARG);
+    tu_assert_error_has(ctx, "SPIRA_GF2_CHUNKS=\"9\": want 1 to 8 chunks a device");
+    unsetenv("SPIRA_GF2_CHUNKS");
     ck_assert_int_eq(spira_gf2_matrix_devices(M, NULL), SPIRA_ERR_INVALID_ARG);
     spira_gf2_matrix_destroy(M);
     spira_context_destroy(ctx);

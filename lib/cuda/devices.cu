@@ -50,22 +50,36 @@ extern "C" void spira__cuda_event_destroy(void *e)
     if (e) cudaEventDestroy((cudaEvent_t)e);
 }
 
-extern "C" spira_status spira__cuda_event_record(spira_context ctx, void *e)
+static spira_status stream_of(spira_context ctx, int side, cudaStream_t *st)
 {
-    SPIRA__CUDA(ctx, cudaEventRecord((cudaEvent_t)e, (cudaStream_t)spira__cuda_stream(ctx)));
+    void *s = spira__cuda_stream(ctx);
+    if (side) SPIRA__TRY(spira__cuda_side(ctx, &s));
+    *st = (cudaStream_t)s;
     return SPIRA_OK;
 }
 
-extern "C" spira_status spira__cuda_event_wait(spira_context ctx, void *e)
+extern "C" spira_status spira__cuda_event_record(spira_context ctx, int side, void *e)
 {
-    SPIRA__CUDA(ctx, cudaStreamWaitEvent((cudaStream_t)spira__cuda_stream(ctx), (cudaEvent_t)e, 0));
+    cudaStream_t st;
+    SPIRA__TRY(stream_of(ctx, side, &st));
+    SPIRA__CUDA(ctx, cudaEventRecord((cudaEvent_t)e, st));
     return SPIRA_OK;
 }
 
-extern "C" spira_status spira__cuda_copy_peer(spira_context ctx, void *dst, int dst_device,
-                                              const void *src, int src_device, size_t bytes)
+extern "C" spira_status spira__cuda_event_wait(spira_context ctx, int side, void *e)
 {
-    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    cudaStream_t st;
+    SPIRA__TRY(stream_of(ctx, side, &st));
+    SPIRA__CUDA(ctx, cudaStreamWaitEvent(st, (cudaEvent_t)e, 0));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_copy_peer(spira_context ctx, int side, void *dst,
+                                              int dst_device, const void *src, int src_device,
+                                              size_t bytes)
+{
+    cudaStream_t st;
+    SPIRA__TRY(stream_of(ctx, side, &st));
     if (dst_device == src_device)
         SPIRA__CUDA(ctx, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st));
     else

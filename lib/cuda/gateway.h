@@ -27,16 +27,17 @@ int spira__cuda_device_count(void);
 /* Several devices (lib/devices.c): make ctx's device the current one; let a and b read
  * and write each other's memory where the hardware allows (else copies between them go
  * through the host, slower, not wrong); events (opaque cudaEvent_t without timing) made on
- * ctx's device, recorded on and waited for by a context's stream; a copy between two
- * devices' memory queued on ctx's stream. */
+ * ctx's device, recorded on and waited for by one of ctx's streams (side 0: the context's
+ * stream, 1: its side stream, spira__cuda_side); a copy between two devices' memory
+ * queued on one of ctx's streams. */
 spira_status spira__cuda_activate(spira_context ctx);
 spira_status spira__cuda_peer_enable(spira_context a, spira_context b);
 spira_status spira__cuda_event_create(spira_context ctx, void **e);
 void spira__cuda_event_destroy(void *e);
-spira_status spira__cuda_event_record(spira_context ctx, void *e);
-spira_status spira__cuda_event_wait(spira_context ctx, void *e);
-spira_status spira__cuda_copy_peer(spira_context ctx, void *dst, int dst_device, const void *src,
-                                   int src_device, size_t bytes);
+spira_status spira__cuda_event_record(spira_context ctx, int side, void *e);
+spira_status spira__cuda_event_wait(spira_context ctx, int side, void *e);
+spira_status spira__cuda_copy_peer(spira_context ctx, int side, void *dst, int dst_device,
+                                   const void *src, int src_device, size_t bytes);
 
 spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t bytes, const char *what);
 void spira__cuda_free(spira_context ctx, void *dp);
@@ -124,6 +125,9 @@ void spira__cuda_timer_destroy(spira_cuda_timer *t);
 
 /* The context's stream (cudaStream_t) and library handles, for .cu files in other layers. */
 void *spira__cuda_stream(spira_context ctx);
+/* A second stream of the context, made on first use (its device current), destroyed with
+ * it: copies that overlap the first stream's kernels. */
+spira_status spira__cuda_side(spira_context ctx, void **stream);
 void *spira__cuda_cublas(spira_context ctx);
 /* Device scratch of SPIRA__CUDA_SCRATCH_BYTES made with the context, zeroed, for the fused
  * reductions (fused.cu says how they use it; they leave it as they found it). */

@@ -15,6 +15,7 @@
 
 struct spira_cuda_ctx {
     cudaStream_t stream;
+    cudaStream_t side;         /* a second stream, made on first use (spira__cuda_side) */
     cublasHandle_t cublas;
     cusparseHandle_t cusparse; /* created on first use */
     void *scratch;             /* SPIRA__CUDA_SCRATCH_BYTES, for fused.cu's reductions */
@@ -114,6 +115,7 @@ extern "C" void spira__cuda_fini(spira_context ctx)
     stage_fini(c);
     if (c->cusparse) cusparseDestroy(c->cusparse);
     if (c->cublas) cublasDestroy(c->cublas);
+    if (c->side) cudaStreamDestroy(c->side);
     if (c->stream) cudaStreamDestroy(c->stream);
     spira__free(c);
     ctx->cuda = NULL;
@@ -122,6 +124,17 @@ extern "C" void spira__cuda_fini(spira_context ctx)
 extern "C" void *spira__cuda_stream(spira_context ctx)
 {
     return ctx->cuda ? (void *)ctx->cuda->stream : NULL;
+}
+
+extern "C" spira_status spira__cuda_side(spira_context ctx, void **stream)
+{
+    spira_cuda_ctx *c = ctx->cuda;
+    if (!c->side) {
+        SPIRA__CUDA(ctx, cudaSetDevice(ctx->device));
+        SPIRA__CUDA(ctx, cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking));
+    }
+    *stream = c->side;
+    return SPIRA_OK;
 }
 
 extern "C" void *spira__cuda_cublas(spira_context ctx)
@@ -272,6 +285,7 @@ extern "C" spira_status spira__cuda_zero(spira_context ctx, void *d, size_t b)
 
 extern "C" spira_status spira__cuda_synchronize(spira_context ctx)
 {
+    if (ctx->cuda->side) SPIRA__CUDA(ctx, cudaStreamSynchronize(ctx->cuda->side));
     SPIRA__CUDA(ctx, cudaStreamSynchronize(ctx->cuda->stream));
     return SPIRA_OK;
 }

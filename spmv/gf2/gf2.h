@@ -40,13 +40,20 @@ typedef spira__spmv_plan spira__gf2_plan;
 const spira__format *spira__gf2_format_find(const char *name);
 
 /* A row block of M on one device (gf2_parts.c): M's multiplies are split by rows over
- * M->ndev devices of one machine, part d on spira__context_part(M->ctx, d), each a plain
- * GF(2) matrix of its rows (any format, built on its device) that multiplies the whole
- * block X into its rows of Y. N = 1 takes the same path with one part. */
+ * M->ndev devices of one machine, part d on spira__context_part(M->ctx, d), each made of
+ * plain GF(2) matrices of its rows (any format, built on its device) that multiply the
+ * whole block X into its rows of Y. N = 1 takes the same path with one part. A part's rows
+ * are cut again into chunks, each its own matrix, so that what one chunk computed is on
+ * its way to the other devices while the next is computed. */
+#define SPIRA__GF2_CHUNKS_MAX 8
 typedef struct {
     spira_context ctx;     /* the part's context: M's for part 0 and on the CPU backend */
     int32_t r0, r1;        /* rows [r0, r1) of M */
-    spira_gf2_matrix sub;  /* those rows as a matrix: its pattern borrows M's columns */
+    int nchunks;
+    int32_t cut[SPIRA__GF2_CHUNKS_MAX + 1]; /* chunk c: rows [cut[c], cut[c + 1]) */
+    spira_gf2_matrix sub[SPIRA__GF2_CHUNKS_MAX]; /* the chunks' rows as matrices, their
+                                                  * patterns borrowing M's columns */
+    spira__event *chunk_done[SPIRA__GF2_CHUNKS_MAX]; /* on the part's stream (N > 1) */
     /* spira_gf2_spmv's copies on the part's device for parts d >= 1 (M's blocks live on
      * part 0's): all of X, and the part's rows of Y, both of `words` words a row */
     uint64_t *x, *y;
@@ -61,6 +68,7 @@ struct spira_gf2_matrix_s {
     char format[32], format_opts[64];
     spira__gf2_plan *plan[3]; /* one per block width: 1, 2, 4 words */
     int ndev;                 /* devices the multiplies are split over (0: not set, one) */
+    int chunks;               /* chunks a part: 1 on one device, else SPIRA_GF2_CHUNKS or 4 */
     spira__gf2_part *parts;   /* ndev of them, made on first use; NULL until then */
     spira__event *start;      /* on M's stream: X is ready, Y free, for the parts */
     void (*parts_free)(spira_gf2_matrix M); /* set with the parts (gf2_parts.c, a file
@@ -78,10 +86,10 @@ spira_status spira__gf2_parts(spira_gf2_matrix M, spira__gf2_part **parts, int *
 spira_status spira__gf2_parts_prepare(spira_gf2_matrix M, int words, double *setup_ms);
 void spira__gf2_parts_free(spira_gf2_matrix M);
 void spira__gf2_parts_drop_plans(spira_gf2_matrix M);
-/* y (the part's r1 - r0 rows) = the part's rows of M times x (all ncols rows), on the
- * part's context, its device current, its plan prepared. */
-spira_status spira__gf2_part_apply(spira__gf2_part *p, int words, const uint64_t *x,
-                                   uint64_t *y);
+/* y (chunk c's rows) = chunk c of the part's rows of M times x (all ncols rows), on the
+ * part's context, its device current, its plans prepared. */
+spira_status spira__gf2_chunk_apply(spira__gf2_part *p, int c, int words, const uint64_t *x,
+                                    uint64_t *y);
 /* Y = M X over the parts: each part d >= 1 takes a copy of X, multiplies, and puts its rows
  * into Y; part 0 multiplies in place; M's stream then waits for them all. */
 spira_status spira__gf2_parts_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_gf2_block Y);
