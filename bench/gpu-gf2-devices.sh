@@ -15,13 +15,15 @@
 #             the multiply phase of block Wiedemann (multiply + X^T Z + rows exchanged
 #             between the GPUs a step), median of 5 sequences, setup subtracted
 #   kernel    block Wiedemann (spira-gf2 --kernel --block) at N / 4 and N rows on 1 and 2
-#             devices: the split sequence / Berlekamp-Massey / evaluation
+#             devices: the split sequence / Berlekamp-Massey / evaluation (kernel-quarter,
+#             kernel-full: one of the two sizes; N rows take about 3 minutes a run on an
+#             H100 with 16 host cores, most of it Berlekamp-Massey on the host)
 #   sanitize  (not in the default list) compute-sanitizer memcheck and racecheck over
 #             spira-gf2 on 2 devices, small: multiplies, a sequence, block Wiedemann
 # N = 1000000 unless GF2_N is set. Each stage writes OUT_DIR/<stage>*.{csv,log} and a
 # line per result to OUT_DIR/summary.txt; exit status 1 if anything failed or was WRONG.
 set -uo pipefail
-out=${1:?usage: gpu-gf2-devices.sh OUT_DIR [tests|multiply|sequence|kernel ...]}
+out=${1:?usage: gpu-gf2-devices.sh OUT_DIR [tests|multiply|sequence|kernel|sanitize ...]}
 shift
 [ $# -gt 0 ] || set -- tests multiply sequence kernel
 n=${GF2_N:-1000000}
@@ -77,8 +79,11 @@ for stage in "$@"; do
     a=$(col "$out/sequence-1.csv" step_ms csr) b=$(col "$out/sequence-2.csv" step_ms csr)
     [ -n "$a" ] && [ -n "$b" ] && note "sequence: 2 devices $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')x one (a step, csr, W = 64)"
     ;;
-  kernel)
-    for size in $((n / 4)) $n; do
+  kernel|kernel-quarter|kernel-full)
+    sizes="$((n / 4)) $n"
+    [ "$stage" = kernel-quarter ] && sizes=$((n / 4))
+    [ "$stage" = kernel-full ] && sizes=$n
+    for size in $sizes; do
       for d in 1 2; do
         timeout 580 ./examples/spira-gf2 --nfs "$size:64" --kernel --block --formats csr \
           --devices $d --csv > "$out/kernel-$size-$d.csv" 2> "$out/kernel-$size-$d.log"

@@ -5,6 +5,7 @@
  * than present refused; each allocation failing in turn, on either device. Runs unforked
  * (CUDA does not survive a fork); exits 77 (SKIP) with fewer than two devices.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_gf2_devices.h"
 #include "cuda/gateway.h"
 
@@ -26,6 +27,14 @@ START_TEST(gpu_gf2_devices_krylov)
 {
     tu_gf2_devices_krylov(gpu, 2, 40000, 12, tu_seed());
     tu_gf2_devices_krylov(gpu, 2, 301, 9, tu_seed() + 1); /* a part's rows under a warp's */
+    /* one chunk a device (the copies after the multiply), and eight */
+    ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "1", 1), 0);
+    tu_gf2_devices_krylov(gpu, 2, 40000, 6, tu_seed() + 2);
+    ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "8", 1), 0);
+    tu_gf2_devices_krylov(gpu, 2, 40000, 6, tu_seed() + 3);
+    tu_gf2_devices_spmv(gpu, 2, tu_seed() + 4);
+    unsetenv("SPIRA_GF2_CHUNKS");
+    if (ndevices > 2) tu_gf2_devices_krylov(gpu, ndevices, 40000, 6, tu_seed() + 5);
 }
 END_TEST
 
