@@ -82,6 +82,7 @@ void spira__gf2_parts_drop_plans(spira_gf2_matrix M)
         spira__gf2_part *p = &M->parts[d];
         if (!p->ctx) continue; /* parts_make stopped before it */
         spira__context_activate(p->ctx);
+        spira_context_synchronize(p->ctx); /* its copies may still read or write them */
         for (int c = 0; c < p->nchunks; c++)
             if (p->sub[c]) spira__gf2_plans_drop(p->sub[c]);
         part_buffers_free(p);
@@ -297,6 +298,11 @@ spira_status spira__gf2_parts_spmv(spira_gf2_matrix M, spira_gf2_block X, spira_
     for (int k = 0; k < p->nchunks && s == SPIRA_OK; k++)
         s = spira__gf2_chunk_apply(p, k, X->words, X->data, Y->data + (size_t)p->cut[k] * X->words);
     for (int d = 1; d < n && s == SPIRA_OK; d++) s = spira__event_wait(ctx, 0, parts[d].done);
+    if (s != SPIRA_OK) /* nothing still writes into Y when the caller frees it */
+        for (int d = 0; d < n; d++)
+            if (spira__context_activate(parts[d].ctx) == SPIRA_OK)
+                spira_context_synchronize(parts[d].ctx);
+    if (s != SPIRA_OK) spira__context_activate(ctx);
     return s;
 }
 
