@@ -160,7 +160,7 @@ void tu_gf2_devices_alloc_walk(spira_context ctx, int ndev)
         if (s == SPIRA_OK && made < k) break;
         ck_assert_msg(s == SPIRA_ERR_NOMEM, "%d devices, failure %ld: %s: %s", ndev, k,
                       spira_status_name(s), spira_last_error(ctx));
-        ck_assert_int_lt(k, 400);
+        ck_assert_int_lt(k, 1000); /* a bound on the walk, not on the allocations */
     }
     tu_triplets_free(&T);
 }
