@@ -18,6 +18,8 @@
 #             devices: the split sequence / Berlekamp-Massey / evaluation (kernel-quarter,
 #             kernel-full: one of the two sizes; N rows take about 3 minutes a run on an
 #             H100 with 16 host cores, most of it Berlekamp-Massey on the host)
+#   chunks    (not in the default list) the sequence and the multiply on 2 devices with
+#             SPIRA_GF2_CHUNKS = 1, 2, 4, 8 chunks a device (default 1)
 #   sanitize  (not in the default list) compute-sanitizer memcheck and racecheck over
 #             spira-gf2 on 2 devices, small: multiplies, a sequence, block Wiedemann
 # N = 1000000 unless GF2_N is set. Each stage writes OUT_DIR/<stage>*.{csv,log} and a
@@ -91,6 +93,20 @@ for stage in "$@"; do
         [ $s -eq 0 ] || rc=1
         note "kernel: N = $size, $d device(s): exit $s: $(tail -1 "$out/kernel-$size-$d.csv")"
       done
+    done
+    ;;
+  chunks)
+    for k in 1 2 4 8; do
+      SPIRA_GF2_CHUNKS=$k ./examples/spira-gf2 --nfs "$n:64" --width 64 --formats csr \
+        --sequence 2000 --reps 5 --warmup 2 --devices 2 --csv > "$out/chunks-$k-sequence.csv" \
+        2> "$out/chunks-$k-sequence.log"
+      s1=$?
+      SPIRA_GF2_CHUNKS=$k ./examples/spira-gf2 --nfs "$n:64" --width 64 --formats csr --reps 200 \
+        --warmup 20 --devices 2 --csv > "$out/chunks-$k-multiply.csv" 2> "$out/chunks-$k-multiply.log"
+      s2=$?
+      [ $s1 -eq 0 ] && [ $s2 -eq 0 ] || rc=1
+      note "chunks: $k a device: sequence exit $s1, $(col "$out/chunks-$k-sequence.csv" step_ms csr) ms a step;" \
+           "multiply exit $s2, $(col "$out/chunks-$k-multiply.csv" spmv_ms csr) ms"
     done
     ;;
   sanitize)

@@ -27,8 +27,8 @@ START_TEST(gpu_gf2_devices_krylov)
 {
     tu_gf2_devices_krylov(gpu, 2, 40000, 12, tu_seed());
     tu_gf2_devices_krylov(gpu, 2, 301, 9, tu_seed() + 1); /* a part's rows under a warp's */
-    /* one chunk a device (the copies after the multiply), and eight */
-    ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "1", 1), 0);
+    /* four chunks a device, and eight */
+    ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "4", 1), 0);
     tu_gf2_devices_krylov(gpu, 2, 40000, 6, tu_seed() + 2);
     ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "8", 1), 0);
     tu_gf2_devices_krylov(gpu, 2, 40000, 6, tu_seed() + 3);

@@ -188,9 +188,10 @@ START_TEST(gf2_devices_krylov)
 {
     spira_context ctx = tu_cpu();
     tu_gf2_devices_krylov(ctx, _i + 1, 290, 9, tu_seed() + (unsigned)_i);
-    if (_i == 1) { /* chunks a part: one, and more than some parts have rows */
-        ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "1", 1), 0);
+    if (_i == 1) { /* chunks a part: four, and more than some parts have rows */
+        ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "4", 1), 0);
         tu_gf2_devices_krylov(ctx, 2, 290, 5, tu_seed() + 7);
+        tu_gf2_devices_kernel(ctx, 2, 300, tu_seed() + 10);
         ck_assert_int_eq(setenv("SPIRA_GF2_CHUNKS", "8", 1), 0);
         tu_gf2_devices_krylov(ctx, 3, 17, 5, tu_seed() + 8);
         tu_gf2_devices_spmv(ctx, 3, tu_seed() + 9);

@@ -2,10 +2,12 @@
  * gf2_inner.cu - block Wiedemann's block operations on the GPU (see lib/gf2_inner.h):
  *   inner_kernel: out ^= X^T Z, a W x W bit matrix (W = 64 words). Each thread owns output
  *     words (row r of X's lanes, word w of Z's) and XORs z_k[w] into them for the rows k
- *     whose x_k has bit r: a reduction of per-row outer products. For W = 64 the 64 output
- *     words leave a 256-thread block four groups, each on its own rows, combined in shared
- *     memory; every block then XORs its words into out with atomics. A warp reads one row
- *     of X and Z (the same words for all lanes), so the loads are broadcasts.
+ *     whose x_k has bit r: a reduction of per-row outer products. A block stages a tile of
+ *     256 rows of X and Z in shared memory with coalesced loads (a row at a time from
+ *     global memory left the kernel waiting on one load after another), then its threads
+ *     read the tile's rows as shared-memory broadcasts. For W = 64 the 64 output words
+ *     leave a 256-thread block four groups, each on its own rows of the tile, combined in
+ *     shared memory; every block then XORs its words into out with atomics.
  *   mul_kernel: Y ^= X S, a thread a row, S (64 wi x wo words, at most 8 KiB) in shared
  *     memory, bit b of the row selecting row b of S by a mask, no branch.
  * XOR is exact and associative, so the atomics' order does not change the bits.
@@ -27,6 +29,8 @@ __global__ void __launch_bounds__(kBlock) inner_kernel(int n, const u64 *__restr
     constexpr int PER = OUT > kBlock ? OUT / kBlock : 1;     /* a thread's words: 1, 1, 4 */
     constexpr int GROUPS = OUT < kBlock ? kBlock / OUT : 1;  /* row groups a block: 4, 1, 1 */
     constexpr int G = kBlock / GROUPS;                       /* threads a group */
+    constexpr int TILE = kBlock;                             /* rows staged at a time */
+    __shared__ u64 xs[TILE * WORDS], zs[TILE * WORDS];
     __shared__ u64 part[GROUPS > 1 ? kBlock : 1];
     const int q = threadIdx.x % G, g = threadIdx.x / G;
     u64 acc[PER];
@@ -35,13 +39,23 @@ __global__ void __launch_bounds__(kBlock) inner_kernel(int n, const u64 *__restr
         const int o = q + p * G;
         acc[p] = 0, r[p] = o / WORDS, w[p] = o % WORDS;
     }
-    for (long long k = (long long)blockIdx.x * GROUPS + g; k < n;
-         k += (long long)gridDim.x * GROUPS) {
-        const u64 *xk = x + k * WORDS, *zk = z + k * WORDS;
-        for (int p = 0; p < PER; p++) {
-            const u64 m = 0ull - (xk[r[p] / 64] >> (r[p] % 64) & 1ull);
-            acc[p] ^= zk[w[p]] & m;
+    for (long long base = (long long)blockIdx.x * TILE; base < n;
+         base += (long long)gridDim.x * TILE) {
+        /* the tile's rows of X and Z, coalesced; rows past n are zero and add nothing */
+        const long long words = ((long long)n - base < TILE ? (long long)n - base : TILE) * WORDS;
+        for (int i = threadIdx.x; i < TILE * WORDS; i += kBlock) {
+            xs[i] = i < words ? x[base * WORDS + i] : 0ull;
+            zs[i] = i < words ? z[base * WORDS + i] : 0ull;
         }
+        __syncthreads();
+        for (int k = g; k < TILE; k += GROUPS) {
+            const u64 *xk = xs + k * WORDS, *zk = zs + k * WORDS;
+            for (int p = 0; p < PER; p++) {
+                const u64 m = 0ull - (xk[r[p] / 64] >> (r[p] % 64) & 1ull);
+                acc[p] ^= zk[w[p]] & m;
+            }
+        }
+        __syncthreads();
     }
     if (GROUPS > 1) {
         part[threadIdx.x] = acc[0];
@@ -98,10 +112,11 @@ extern "C" spira_status spira__cuda_gf2_inner_into(spira_context ctx, int32_t n,
     if (n == 0) return SPIRA_OK;
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     const u64 *dx = (const u64 *)x, *dz = (const u64 *)z;
-    /* a few blocks an SM: enough rows each that the final atomics stay few */
-    if (words == 1) inner_kernel<1><<<grid(n, 4 * 16, 264), kBlock, 0, st>>>(n, dx, dz, (u64 *)dout);
-    else if (words == 2) inner_kernel<2><<<grid(n, 16, 264), kBlock, 0, st>>>(n, dx, dz, (u64 *)dout);
-    else inner_kernel<4><<<grid(n, 16, 264), kBlock, 0, st>>>(n, dx, dz, (u64 *)dout);
+    /* a few blocks an SM, each over many tiles: the final atomics stay few */
+    const unsigned g = grid(n, kBlock, 528);
+    if (words == 1) inner_kernel<1><<<g, kBlock, 0, st>>>(n, dx, dz, (u64 *)dout);
+    else if (words == 2) inner_kernel<2><<<g, kBlock, 0, st>>>(n, dx, dz, (u64 *)dout);
+    else inner_kernel<4><<<g, kBlock, 0, st>>>(n, dx, dz, (u64 *)dout);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }

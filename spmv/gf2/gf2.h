@@ -43,7 +43,7 @@ const spira__format *spira__gf2_format_find(const char *name);
  * M->ndev devices of one machine, part d on spira__context_part(M->ctx, d), each made of
  * plain GF(2) matrices of its rows (any format, built on its device) that multiply the
  * whole block X into its rows of Y. N = 1 takes the same path with one part. A part's rows
- * are cut again into chunks, each its own matrix, so that what one chunk computed is on
+ * may be cut again into chunks, each its own matrix, so that what one chunk computed is on
  * its way to the other devices while the next is computed. */
 #define SPIRA__GF2_CHUNKS_MAX 8
 typedef struct {
@@ -68,7 +68,7 @@ struct spira_gf2_matrix_s {
     char format[32], format_opts[64];
     spira__gf2_plan *plan[3]; /* one per block width: 1, 2, 4 words */
     int ndev;                 /* devices the multiplies are split over (0: not set, one) */
-    int chunks;               /* chunks a part: 1 on one device, else SPIRA_GF2_CHUNKS or 4 */
+    int chunks;               /* chunks a part: 1, or SPIRA_GF2_CHUNKS on several devices */
     spira__gf2_part *parts;   /* ndev of them, made on first use; NULL until then */
     spira__event *start;      /* on M's stream: X is ready, Y free, for the parts */
     void (*parts_free)(spira_gf2_matrix M); /* set with the parts (gf2_parts.c, a file

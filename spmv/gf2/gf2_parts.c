@@ -4,8 +4,8 @@
  * matrix of its own on device d, in M's format, and multiplies the whole block by them.
  * The rows are cut where the running count of nonzeros plus rows crosses d / N of the total,
  * so each part reads about as many matrix bytes and writes as many rows as the others, and
- * each part's rows into chunks the same way (one on one device; with several, a chunk's
- * rows travel to the other devices while the next chunk is computed).
+ * each part's rows into chunks the same way if asked (SPIRA_GF2_CHUNKS: a chunk's rows
+ * travel to the other devices while the next chunk is computed).
  * The CPU backend runs the same parts one after another on the host (copies included), so
  * CI checks the split, the copies and the ranges. The matrix's public multiply, its
  * plans' preparation and report are here: they go through the parts. gf2.c, below, frees
@@ -17,13 +17,13 @@
 #include <string.h>
 
 /* Chunks a part when the rows are split over several devices: SPIRA_GF2_CHUNKS (1 to
- * SPIRA__GF2_CHUNKS_MAX) or 4, which leaves a quarter of a part's rows to send after its
- * last multiply. */
+ * SPIRA__GF2_CHUNKS_MAX), else 1. One chunk sends a part's rows after its multiply, while
+ * the next term's X^T Z runs (the Krylov sequence's overlap); k chunks hide all but the last
+ * k-th of that copy behind the multiply, for k - 1 more launches, waits and copies a step. */
 static spira_status chunks_for(spira_context ctx, int ndev, int *chunks)
 {
     *chunks = 1;
     if (ndev == 1) return SPIRA_OK;
-    *chunks = 4;
     const char *env = getenv("SPIRA_GF2_CHUNKS");
     if (!env || !*env) return SPIRA_OK;
     char *end;
