@@ -402,21 +402,12 @@ static spira_status solve_reordered(spira_solver S, spira_vector b, spira_vector
     if (s == SPIRA_OK && S->o.use_initial_guess) s = spira__vector_gather(x, R->perm, S->px);
     if (s != SPIRA_OK) return s;
     s = spira_solver_solve(S->inner, S->pb, S->px, info);
-    /* px holds an answer unless the solve failed before (or while) iterating, when x stays
-     * as it would without the reordering: as given, or untrusted */
-    if (info->reason != SPIRA_STOPPED_ERROR) {
-        spira_status t = spira__vector_gather(S->px, R->iperm, x); /* x[i] = px[iperm[i]] */
-        if (t != SPIRA_OK) {
-            info->reason = SPIRA_STOPPED_ERROR;
-            return t;
-        }
-    }
-    info->reorder = R->kind;
-    info->reorder_ms = S->reorder_ms;
+    /* x stays as it would without the reordering (as given, or untrusted) when the solve
+     * failed before it had an answer */
+    s = spira__reordered_back(R, s, &info->reason, S->px, x);
+    SPIRA__REORDER_REPORT(info, R, S->reorder_ms);
     info->setup_ms += S->setup_ms;
     S->reorder_ms = S->setup_ms = 0;
-    info->bandwidth_before = R->band_before;
-    info->bandwidth_after = R->band_after;
     return s;
 }
 
