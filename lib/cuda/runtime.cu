@@ -174,6 +174,32 @@ extern "C" void spira__cuda_free(spira_context ctx, void *dp)
     spira__alloc_track(-1);
 }
 
+extern "C" spira_status spira__cuda_scratch_malloc(spira_context ctx, void **dp, size_t bytes,
+                                                   const char *what)
+{
+    *dp = NULL;
+    SPIRA__TRY(spira__budget_check_device(ctx, bytes, 1, what));
+    cudaError_t e = spira__alloc_should_fail()
+                        ? cudaErrorMemoryAllocation
+                        : cudaMallocAsync(dp, bytes ? bytes : 1, ctx->cuda->stream);
+    if (e == cudaSuccess) {
+        spira__alloc_track(1);
+        return SPIRA_OK;
+    }
+    cudaGetLastError();
+    *dp = NULL;
+    spira_status s = e == cudaErrorMemoryAllocation ? SPIRA_ERR_NOMEM : SPIRA_ERR_DEVICE;
+    return spira__error(ctx, s, "out of device memory allocating %s: %zu bytes requested (%s)",
+                        what, bytes, cudaGetErrorString(e));
+}
+
+extern "C" void spira__cuda_scratch_free(spira_context ctx, void *dp)
+{
+    if (!dp) return;
+    if (cudaFreeAsync(dp, ctx->cuda->stream) != cudaSuccess) cudaGetLastError();
+    spira__alloc_track(-1);
+}
+
 extern "C" spira_status spira__cuda_upload(spira_context ctx, void *d, const void *s, size_t b)
 {
     /* synchronous with respect to the host buffer, which the caller may free at once */
@@ -265,6 +291,12 @@ extern "C" spira_status spira__cuda_copy(spira_context ctx, void *d, const void 
 extern "C" spira_status spira__cuda_zero(spira_context ctx, void *d, size_t b)
 {
     SPIRA__CUDA(ctx, cudaMemsetAsync(d, 0, b, ctx->cuda->stream));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_poison(spira_context ctx, void *d, size_t b)
+{
+    SPIRA__CUDA(ctx, cudaMemsetAsync(d, SPIRA__POISON_BYTE, b, ctx->cuda->stream));
     return SPIRA_OK;
 }
 
