@@ -18,7 +18,7 @@
 # format: cold and warm setup in multiples of the format's SpMV against the target).
 # Environment: GEN_DIR (default /tmp/spira-irregular) keeps the generated matrices between
 # runs; FORMATS (default all); REPS (timed multiplies, default 30); LAPLACIANS (default
-# "2:2000 3:100 3:150").
+# "2:2000 3:100 3:150"); GENERATED=0 leaves out the generated matrices (needs no numpy).
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: setup-bench.sh OUT_DIR [SCALE]}
@@ -41,15 +41,17 @@ log=$out/setup.log
 
 # the generated matrices: the time-to-solution set's irregular ones, and the power-law and
 # uniform pattern matrices of gen-irregular.py's first form
-rows=$(python3 -c "print(max(1000, int(1000000 * $scale)))")
 mats=()
-while read -r kind name path rest; do
-    [ "$kind" = problem ] && mats+=("$path")
-done < <(python3 "$src/bench/gen-irregular.py" "$gen" --scale "$scale" \
-             --problems knn-400000,circuit-1000000,rmat-20 2>>"$log")
-[ -f "$gen/powerlaw-$rows.mtx" ] ||
-    python3 "$src/bench/gen-irregular.py" "$gen" "$rows" >>"$log" 2>&1
-mats+=("$gen/powerlaw-$rows.mtx" "$gen/uniform-$rows.mtx")
+if [ "${GENERATED:-1}" != 0 ]; then
+    rows=$(python3 -c "print(max(1000, int(1000000 * $scale)))")
+    while read -r kind name path rest; do
+        [ "$kind" = problem ] && mats+=("$path")
+    done < <(python3 "$src/bench/gen-irregular.py" "$gen" --scale "$scale" \
+                 --problems knn-400000,circuit-1000000,rmat-20 2>>"$log")
+    [ -f "$gen/powerlaw-$rows.mtx" ] ||
+        python3 "$src/bench/gen-irregular.py" "$gen" "$rows" >>"$log" 2>&1
+    mats+=("$gen/powerlaw-$rows.mtx" "$gen/uniform-$rows.mtx")
+fi
 
 status=0
 run() { # run CSV LABEL ARGS...: spira-spmv's rows for one matrix appended to CSV
