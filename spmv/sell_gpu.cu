@@ -7,7 +7,7 @@
  *
  * The conversion on the GPU (sell_dev_build) makes the host conversion's layout array for
  * array: the longest row K (a reduce, one wait), the rows sorted by (window, K - length)
- * with a stable radix sort (sort_gpu.cuh; ties in row order, as sell.c's keys end with the
+ * with a stable sort (sort_gpu.cuh; ties in row order, as sell.c's keys end with the
  * row), so perm is the host's; each slice's width as the longest of its 32 rows (a warp a
  * slice, a shuffle max), an exclusive scan of the widths in 64 bits (the one more wait:
  * the slot count, checked against the 32-bit index range and sized before the columns and

@@ -3,7 +3,7 @@
  * the host conversion's layout (suraa.c) array for array, and its segments and launches.
  *
  *   - The longest row K: one reduce, one wait (it sizes the sort key).
- *   - The row order: a stable radix sort of (K - length, first column) with the rows in
+ *   - The row order: a stable sort of (K - length, first column) with the rows in
  *     order as values (sort_gpu.cuh), which is suraa.c's order, ties by row included: an
  *     empty row's first column is ncols here and INT32_MAX there, in both cases past every
  *     real column, and empty rows tie only with each other.
