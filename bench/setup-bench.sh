@@ -8,23 +8,26 @@
 #
 # Run from a built tree on the GPU machine. SCALE scales the generated problems' rows
 # (default 1; 0.01 for a quick try). Each matrix runs in its own spira-spmv process, every
-# format converted CONVERT_REPS times (default 4): convert_ms is the first conversion of the
+# format but pkt converted CONVERT_REPS times (default 4): convert_ms is the first conversion of the
 # process (what a program's first matrix pays, loading the kernels it runs included),
 # convert_warm_ms the median of the others (what every further matrix pays). The formats
 # built on the GPU run once more with CUDA_MODULE_LOADING=EAGER (every kernel loaded when
-# the process starts), which shows how much of the first conversion is that loading.
+# the process starts), which shows how much of the first conversion is that loading. pkt,
+# whose partition takes seconds on the host, runs last and once a matrix (PKT=0: not at all),
+# its stats splitting the partition from the packing.
 # Writes OUT_DIR/setup.csv and setup-eager.csv (spira-spmv's columns, the matrix in the
 # first), setup.log (stderr, the commands, the machine) and summary.txt (per matrix and
 # format: cold and warm setup in multiples of the format's SpMV against the target).
 # Environment: GEN_DIR (default /tmp/spira-irregular) keeps the generated matrices between
-# runs; FORMATS (default all); REPS (timed multiplies, default 30); LAPLACIANS (default
+# runs; FORMATS (default every registered format but pkt); REPS (timed multiplies, default 30); LAPLACIANS (default
 # "2:2000 3:100 3:150"); GENERATED=0 leaves out the generated matrices (needs no numpy).
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: setup-bench.sh OUT_DIR [SCALE]}
 scale=${2:-1}
 gen=${GEN_DIR:-/tmp/spira-irregular}
-formats=${FORMATS:-all}
+formats=${FORMATS:-$(./examples/spira-spmv --list-formats 2>/dev/null |
+                     awk '$1 != "auto" && $1 != "pkt" { print $1 }' | paste -sd, -)}
 reps=${REPS:-30}
 creps=${CONVERT_REPS:-4}
 laps=${LAPLACIANS-"2:2000 3:100 3:150"}
@@ -81,6 +84,14 @@ for m in "${mats[@]}"; do
     run "$out/setup-eager.csv" "$m (eager)" --formats "$gpu_built" "$m"
 done
 unset CUDA_MODULE_LOADING
+if [ "${PKT:-1}" != 0 ]; then
+    for l in $laps; do
+        run "$out/setup.csv" "laplacian $l (pkt)" --formats pkt --reps 5 --laplacian "$l"
+    done
+    for m in "${mats[@]}"; do
+        run "$out/setup.csv" "$m (pkt)" --formats pkt --reps 5 "$m"
+    done
+fi
 
 python3 - "$out/setup.csv" "$out/setup-eager.csv" > "$out/summary.txt" <<'EOF'
 import csv, sys
