@@ -182,7 +182,9 @@ spira_status slice_slots(spira_context ctx, const spira__csr_dev *dA, const sell
     width_kernel<<<spira__blocks((long long)d->nslices * 32, kSellBlock), kSellBlock, 0, st>>>(
         d->nrows, d->nslices, dA->row_ptr, d->perm, w);
     SPIRA__LAUNCHED(ctx);
-    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, w, at, d->nslices + 1, st));
+    /* the input's type as in sell_build_rows' query, so that both name one instantiation */
+    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, (const long long *)w, at,
+                                                   d->nslices + 1, st));
     long long total = 0;
     SPIRA__TRY(spira__cuda_download(ctx, &total, at + d->nslices, sizeof total));
     *slots = total;
