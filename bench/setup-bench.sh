@@ -50,7 +50,7 @@ if [ "${GENERATED:-1}" != 0 ]; then
     while read -r kind name path rest; do
         [ "$kind" = problem ] && mats+=("$path")
     done < <(python3 "$src/bench/gen-irregular.py" "$gen" --scale "$scale" \
-                 --problems knn-400000,circuit-1000000,rmat-20 2>>"$log")
+                 --problems knn,circuit,rmat 2>>"$log")
     [ -f "$gen/powerlaw-$rows.mtx" ] ||
         python3 "$src/bench/gen-irregular.py" "$gen" "$rows" >>"$log" 2>&1
     mats+=("$gen/powerlaw-$rows.mtx" "$gen/uniform-$rows.mtx")

@@ -56,36 +56,43 @@ typedef struct {
     const char *status; /* "ok", "refused", "error", "WRONG" */
     char note[640];     /* refusal reason, error message or the format's stats */
     double select_ms, convert_ms, upload_ms, spmv_ms, spmv_min_ms, err; /* select: auto's */
-    double convert_warm_ms; /* the median of the conversions after the first, 0: none made */
+    /* the medians of the conversions after the first and of their uploads, 0: none made */
+    double convert_warm_ms, upload_warm_ms;
     size_t bytes;
     const char *converted_on; /* "gpu", "host" */
 } result;
 
-/* Setup when the conversion is made again: auto's choice and the warm conversion, and the
- * upload of a layout converted on the host (a plan built on the GPU uploads nothing; what
- * its upload_ms holds is the matrix's one CSR upload, which the first plan to need it pays
- * and no rebuild pays again). */
+/* Setup when the conversion is made again: auto's choice, the conversion and, for a layout
+ * converted on the host, its upload, as made again (a plan built on the GPU uploads
+ * nothing: what its first upload_ms holds is the matrix's one CSR upload, which the first
+ * plan to need it pays and no rebuild pays again). */
 static double warm_setup(const result *r)
 {
-    return r->select_ms + r->convert_warm_ms + (strcmp(r->converted_on, "gpu") ? r->upload_ms : 0);
+    return r->select_ms + r->convert_warm_ms +
+           (strcmp(r->converted_on, "gpu") ? r->upload_warm_ms : 0);
 }
 
-/* The median of the conversions 2..n of A's plan (dropped and made again each time; the
- * last one stays), in *ms; 0 for n < 2. */
-static spira_status convert_again(spira_matrix A, int n, double *ms)
+/* The medians of the conversions 2..n of A's plan and of their uploads (dropped and made
+ * again each time; the last one stays) in r; 0 for n < 2. */
+static spira_status convert_again(spira_matrix A, int n, result *r)
 {
-    *ms = 0;
+    r->convert_warm_ms = r->upload_warm_ms = 0;
     if (n < 2) return SPIRA_OK;
-    double *t = calloc((size_t)n - 1, sizeof *t);
+    double *t = calloc(2 * ((size_t)n - 1), sizeof *t);
     if (!t) return SPIRA_ERR_NOMEM;
+    double *u = t + (n - 1);
     spira_status s = SPIRA_OK;
     for (int k = 0; k < n - 1 && s == SPIRA_OK; k++) {
         spira_plan_info p;
         spira_matrix_drop_plan(A);
         s = spira_matrix_plan_info(A, &p);
         t[k] = p.convert_ms;
+        u[k] = p.upload_ms;
     }
-    if (s == SPIRA_OK) *ms = cli_median(t, n - 1);
+    if (s == SPIRA_OK) {
+        r->convert_warm_ms = cli_median(t, n - 1);
+        r->upload_warm_ms = cli_median(u, n - 1);
+    }
     free(t);
     return s;
 }
@@ -100,7 +107,7 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
     spira_status s = spira_matrix_set_format(A, it->name, it->opts);
     spira_plan_info p;
     if (s == SPIRA_OK) s = spira_matrix_plan_info(A, &p);
-    if (s == SPIRA_OK) s = convert_again(A, convert_reps, &r->convert_warm_ms);
+    if (s == SPIRA_OK) s = convert_again(A, convert_reps, r);
     if (s != SPIRA_OK) {
         r->status = s == SPIRA_ERR_UNSUPPORTED ? "refused" : "error";
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
