@@ -28,9 +28,9 @@ int spira__cuda_device_count(void);
 spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t bytes, const char *what);
 void spira__cuda_free(spira_context ctx, void *dp);
 /* Scratch of one call (a conversion's temporaries): allocated and freed in the order of the
- * context's stream (cudaMallocAsync / cudaFreeAsync), so that neither waits for the device
- * as cudaFree does, and freeing right after enqueueing the work that reads it is safe on
- * every path, failures included. Budget-checked, counted and failure-injected as
+ * context's stream (from the context's memory pool, runtime.cu), so that neither waits for
+ * the device as cudaFree does, and freeing right after enqueueing the work that reads it is
+ * safe on every path, failures included. Budget-checked, counted and failure-injected as
  * spira__cuda_malloc. */
 spira_status spira__cuda_scratch_malloc(spira_context ctx, void **dp, size_t bytes,
                                         const char *what);
