@@ -40,9 +40,9 @@ CUDA_SRCS += spmv/cusparse_gpu.cu
 # what formats share: the device CSR (csr_gpu.cuh), one CSR row by a vector of lanes
 # (csr-vector, LightSpMV, ILU's sweeps), the device CSR's row structure with CUB for the
 # conversions on the GPU, ELL/COO kernels (HYB's halves), padded widths, PKT's partition
-noinst_HEADERS += spmv/csr_gpu.cuh spmv/csr_row.cuh spmv/rows_gpu.cuh spmv/coo_gpu.cuh \
-	spmv/ell_gpu.cuh spmv/hyb_gpu.cuh spmv/padding.h
-CUDA_SRCS += spmv/rows_gpu.cu
+noinst_HEADERS += spmv/csr_gpu.cuh spmv/csr_row.cuh spmv/rows_gpu.cuh spmv/sort_gpu.cuh \
+	spmv/coo_gpu.cuh spmv/ell_gpu.cuh spmv/hyb_gpu.cuh spmv/padding.h
+CUDA_SRCS += spmv/rows_gpu.cu spmv/suraa_convert_gpu.cu
 libspira_spmv_la_SOURCES += spmv/padding.c spmv/pkt_partition.c
 
 # SpMV over GF(2) (Schmidt, Aribowo, Dang): its own formats over the same plan machinery
