@@ -57,7 +57,8 @@ def report(paths):
                 continue
             g = float(r["gnnz_s"])
             ratio = f"{g / base:.2f}x csr" if base else ""
-            print(f"  {r['options']:70s} {g:8.1f} Gnnz/s {ratio:>10s}  setup {float(r['setup_ms']):.1f} ms")
+            setup = float(r["setup_ms"])
+            print(f"  {r['options']:70s} {g:8.1f} Gnnz/s {ratio:>10s}  setup {setup:.1f} ms")
             allr.append((g, r, base))
     if not allr:
         sys.exit("no combined run succeeded")
@@ -67,7 +68,7 @@ def report(paths):
           + (f", {g / base:.2f}x csr ({base:.1f})" if base else "")
           + f" on {r['matrix']} at W = {r['width']}")
     share = {"thread": "SPIRA__GF2_SHARE_THREAD", "warp": "SPIRA__GF2_SHARE_WARP",
-             "block": "SPIRA__GF2_SHARE_BLOCK"}
+             "block": "SPIRA__GF2_SHARE_BLOCK", "csr": "SPIRA__GF2_BAND_CSR"}
     keys = ("dense", "cut1", "cut2", "band1", "band2", "band3")
     if any(k not in o for k in keys):
         print("(the fastest run does not name every cut-off: no defaults line)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu-gf2-sweep.sh - finds the combined GF(2) format's cut-offs by measurement on this GPU:
 # spira-gf2 times `combined` on the sieve-shaped N x N matrix of 64 entries a row (--nfs
-# N:64) at W = 64, first over the 27 choices of sub-format for its three bands (default
+# N:64) at W = 64, first over the 64 choices of sub-format for its three bands (default
 # cut-offs), then, with the fastest choice, over a grid of cut-offs (dense, cut1, cut2).
 # Every run is checked bit for bit by spira-gf2. Prints the fastest setting and the line for
 # the defaults table in spmv/gf2/gf2_combined.c, keyed by this device's name.
@@ -13,16 +13,22 @@ n=${2:-1000000}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 rc=0
-items=
-for b1 in thread warp block; do
-  for b2 in thread warp block; do
-    for b3 in thread warp block; do
-      items="${items:+$items,}combined:band1=$b1,band2=$b2,band3=$b3"
+# 64 choices: two runs (spira-gf2 takes at most 64 formats a run), one CSV
+k=0
+for half in "thread warp" "block csr"; do
+  items=
+  for b1 in $half; do
+    for b2 in thread warp block csr; do
+      for b3 in thread warp block csr; do
+        items="${items:+$items,}combined:band1=$b1,band2=$b2,band3=$b3"
+      done
     done
   done
+  k=$((k + 1))
+  ./examples/spira-gf2 --nfs "$n:64" --width 64 --formats "csr,$items" --csv \
+    > "$out/sweep-shares-$k.csv" || rc=1
 done
-./examples/spira-gf2 --nfs "$n:64" --width 64 --formats "csr,$items" --csv \
-  > "$out/sweep-shares.csv" || rc=1
+{ cat "$out/sweep-shares-1.csv"; tail -n +2 "$out/sweep-shares-2.csv"; } > "$out/sweep-shares.csv"
 best=$(python3 "$here/gf2-sweep-summary.py" best "$out/sweep-shares.csv") || exit 1
 items=
 for dense in 0 8 32 128 512; do

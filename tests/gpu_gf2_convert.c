@@ -136,14 +136,17 @@ static const char *const variants[][2] = {
     {"combined", "dense=0,band1=thread,band2=warp,band3=block"},
     {"combined", "dense=1024"},
     {"combined", "dense=4,cut1=16,cut2=64,band1=block,band2=thread,band3=warp"},
+    {"combined", "dense=8,cut1=4,cut2=64,band1=csr,band2=block,band3=csr"},
 };
 
 /* every variant at 64 and 256 bits (128 too with all3) on the triplets' matrix */
 static int compare_all(int32_t m, int32_t n, const tu_triplets *T, const char *what, int all3)
 {
     spira_gf2_matrix Md, Mh;
-    ck_assert_int_eq(spira_gf2_matrix_from_coo(tu_dev_ctx, m, n, T->nnz, T->ri, T->ci, &Md), SPIRA_OK);
-    ck_assert_int_eq(spira_gf2_matrix_from_coo(tu_host_ctx, m, n, T->nnz, T->ri, T->ci, &Mh), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(tu_dev_ctx, m, n, T->nnz, T->ri, T->ci, &Md),
+                     SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(tu_host_ctx, m, n, T->nnz, T->ri, T->ci, &Mh),
+                     SPIRA_OK);
     int built = 0;
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
         for (int words = 1; words <= 4; words *= 2)

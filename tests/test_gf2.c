@@ -26,6 +26,7 @@ const char *const tu_gf2_variants[][2] = {
     {"combined", "dense=1024"},                                          /* (nearly) all dense */
     {"combined", "dense=0,cut1=1,cut2=1,band3=thread"},                  /* one band */
     {"combined", "dense=4,cut1=16,cut2=64,band1=block,band2=thread,band3=warp"},
+    {"combined", "dense=8,cut1=4,cut2=64,band1=csr,band2=block,band3=csr"},
 };
 const int tu_gf2_nvariants = sizeof tu_gf2_variants / sizeof tu_gf2_variants[0];
 
@@ -387,7 +388,8 @@ static int has_entry(const spira__gf2_pattern *A, int32_t i, int32_t j)
 START_TEST(gf2_combined_layout)
 {
     static const char *const opts[] = {"", "dense=8,cut1=64,cut2=512,band1=thread,band2=warp",
-                                       "dense=0,cut1=2,cut2=4,band3=thread", "dense=1024"};
+                                       "dense=0,cut1=2,cut2=4,band3=thread", "dense=1024",
+                                       "dense=16,cut1=64,band1=csr,band3=csr"};
     spira_context ctx = tu_cpu();
     tu_triplets T;
     tu_shape_triplets(&tu_shapes[10], tu_seed(), &T); /* power-law rows */
@@ -492,7 +494,7 @@ START_TEST(gf2_combined_options)
         {"dense=-1", "combined option dense=-1: 0 to 2^30"},
         {"cut1=0", "combined option cut1=0: 1 to 2^30"},
         {"cut1=100,cut2=10", "combined options cut1=100, cut2=10: want cut1 <= cut2"},
-        {"band2=grid", "format option band2='grid': thread or warp or block"},
+        {"band2=grid", "format option band2='grid': thread or warp or block or csr"},
         {"cut2=x", "cut2"},
     };
     spira_gf2_block X, Y;
@@ -610,7 +612,7 @@ Suite *suite_gf2(void)
     tcase_add_test(tc, gf2_nfs_shape);
     tcase_add_test(tc, gf2_sliced_layout);
     tcase_add_test(tc, gf2_dense_layout);
-    tcase_add_loop_test(tc, gf2_combined_layout, 0, 4);
+    tcase_add_loop_test(tc, gf2_combined_layout, 0, 5);
     tcase_add_test(tc, gf2_combined_options);
     tcase_add_test(tc, gf2_bad_arguments);
     tcase_add_test(tc, gf2_alloc_failures);

@@ -149,7 +149,8 @@ void spira__gf2_plans_drop(spira_gf2_matrix M)
 /* The pattern's device copy goes with the plans that were built from it. */
 static void pattern_dev_drop(spira_gf2_matrix M)
 {
-    if (M->pattern_dev) spira__dev_destroy(M->ctx, SPIRA__GPU(&spira__gf2_pattern_gpu), M->pattern_dev);
+    if (M->pattern_dev)
+        spira__dev_destroy(M->ctx, SPIRA__GPU(&spira__gf2_pattern_gpu), M->pattern_dev);
     M->pattern_dev = NULL;
 }
 

@@ -26,7 +26,7 @@
  *                bytes.
  *   combined     the paper's full format: rows by weight, the columns classed by density,
  *                the dense ones in the bitmap, the rest in three sliced-COO bands, each in
- *                the sub-format its option names; the cut-offs' defaults are measured per
+ *                the sub-format its option names (or csr); the cut-offs' defaults are measured per
  *                device (gf2_combined.c). The row order stays inside the plan.
  * The pieces the last two are made of, shared with sliced-coo, are in gf2_parts.h. On the
  * CUDA backend sliced-coo, dense and combined are converted on the GPU from the pattern's

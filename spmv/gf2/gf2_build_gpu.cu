@@ -195,7 +195,8 @@ spira_status spira__gf2_dev_bands(spira_context ctx, void *dev, const spira__csr
         };
         SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
         if (count == 0) {
-            SPIRA__TRY(spira__cuda_zero(ctx, d->slice_ptr, ((size_t)d->nslices + 1) * sizeof(int32_t)));
+            SPIRA__TRY(spira__cuda_zero(ctx, d->slice_ptr,
+                                        ((size_t)d->nslices + 1) * sizeof(int32_t)));
             continue;
         }
         const u64 smask = sb ? (1ull << sb) - 1 : 0;

@@ -31,7 +31,7 @@ static const struct {
             "generic"}},
 };
 
-static const char *const shares[] = {"thread", "warp", "block", NULL};
+static const char *const shares[] = {"thread", "warp", "block", "csr", NULL};
 
 spira_status spira__gf2_combined_cuts(spira_context ctx, const char *opts, spira__gf2_cuts *c)
 {
@@ -259,7 +259,7 @@ const spira__format spira__gf2_combined_format = {
     .name = "combined",
     .description = "the chapter's full format: rows by weight, the dense columns (>= nrows/dense "
                    "entries) in the bitmap, the rest in three sliced-COO bands by column density "
-                   "(cut1, cut2), each in the sub-format band1..3=thread|warp|block; defaults "
+                   "(cut1, cut2), each in the sub-format band1..3=thread|warp|block|csr; defaults "
                    "measured per device",
     .options = "dense cut1 cut2 band1 band2 band3",
     .convert = gf2_combined_convert,

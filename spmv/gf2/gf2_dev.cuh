@@ -41,7 +41,8 @@ typedef struct {
     spira__gf2_sliced_dev band[SPIRA__GF2_BANDS];
 } spira__gf2_combined_dev;
 
-/* Y rows of d (gf2_gpu.cu): accumulate 0 writes them (perm must be NULL), 1 XORs into them. */
+/* Y rows of d (gf2_gpu.cu): accumulate 0 writes them (perm must be NULL), 1 XORs into them;
+ * a csr band (share SPIRA__GF2_BAND_CSR) always XORs. */
 spira_status spira__gf2_sliced_dev_run(spira_context ctx, const spira__gf2_sliced_dev *d,
                                        const int32_t *perm, int accumulate, const spira__u64 *x,
                                        spira__u64 *y);

@@ -37,10 +37,13 @@ struct csr_dev {
     int32_t *row_ptr, *col_idx;
 };
 
-template <int V, int W>
+/* ACC: row i is XORed into Y's row perm[i] (a csr band of the combined format, whose row
+ * pointers are its slice pointers) instead of written to row i. */
+template <int V, int W, bool ACC = false>
 __global__ void __launch_bounds__(kBlock, 8)
     gf2_csr_kernel(int nrows, const int *__restrict__ rp, const int *__restrict__ ci,
-                   const u64 *__restrict__ x, u64 *__restrict__ y)
+                   const u64 *__restrict__ x, u64 *__restrict__ y,
+                   const int *__restrict__ perm = nullptr)
 {
     const unsigned lane = threadIdx.x & (V - 1);
     const unsigned mask = spira__vector_mask<V>();
@@ -56,9 +59,14 @@ __global__ void __launch_bounds__(kBlock, 8)
         for (int off = V / 2; off > 0; off >>= 1)
 #pragma unroll
             for (int q = 0; q < W; q++) acc[q] ^= __shfl_down_sync(mask, acc[q], off, V);
-        if (lane == 0)
+        if (lane == 0) {
+            u64 *yr = y + (size_t)(ACC && perm ? perm[row] : row) * W;
 #pragma unroll
-            for (int q = 0; q < W; q++) y[(size_t)row * W + q] = acc[q];
+            for (int q = 0; q < W; q++) {
+                if (ACC) yr[q] ^= acc[q];
+                else yr[q] = acc[q];
+            }
+        }
     }
 }
 
@@ -146,6 +154,29 @@ void sliced_launch(const spira__gf2_sliced_dev *d, const int *perm, cudaStream_t
     }
 }
 
+/* a csr band (gf2_parts.h): its slices are rows */
+template <int V, int W>
+void band_csr_launch(const spira__gf2_sliced_dev *d, const int *perm, cudaStream_t st,
+                     const u64 *x, u64 *y)
+{
+    const unsigned grid = spira__blocks((long long)d->nslices * V, kBlock);
+    gf2_csr_kernel<V, W, true><<<grid, kBlock, 0, st>>>(d->nslices, d->slice_ptr, d->col, x, y,
+                                                        perm);
+}
+
+template <int W>
+void band_csr_lanes(const spira__gf2_sliced_dev *d, const int *perm, cudaStream_t st,
+                    const u64 *x, u64 *y)
+{
+    switch (spira__csr_vector_lanes(d->nslices ? (double)d->nnz / d->nslices : 0)) {
+    case 2: band_csr_launch<2, W>(d, perm, st, x, y); break;
+    case 4: band_csr_launch<4, W>(d, perm, st, x, y); break;
+    case 8: band_csr_launch<8, W>(d, perm, st, x, y); break;
+    case 16: band_csr_launch<16, W>(d, perm, st, x, y); break;
+    default: band_csr_launch<32, W>(d, perm, st, x, y); break;
+    }
+}
+
 template <bool ACC>
 void sliced_words(const spira__gf2_sliced_dev *d, const int *perm, cudaStream_t st, const u64 *x,
                   u64 *y)
@@ -203,8 +234,17 @@ spira_status spira__gf2_sliced_dev_run(spira_context ctx, const spira__gf2_slice
 {
     if (d->nrows == 0 || d->nslices == 0) return SPIRA_OK;
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    if (accumulate) sliced_words<true>(d, perm, st, x, y);
-    else sliced_words<false>(d, NULL, st, x, y);
+    if (d->share == SPIRA__GF2_BAND_CSR) {
+        switch (d->words) {
+        case 1: band_csr_lanes<1>(d, perm, st, x, y); break;
+        case 2: band_csr_lanes<2>(d, perm, st, x, y); break;
+        default: band_csr_lanes<4>(d, perm, st, x, y); break;
+        }
+    } else if (accumulate) {
+        sliced_words<true>(d, perm, st, x, y);
+    } else {
+        sliced_words<false>(d, NULL, st, x, y);
+    }
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
@@ -212,7 +252,7 @@ spira_status spira__gf2_sliced_dev_run(spira_context ctx, const spira__gf2_slice
 spira_status spira__gf2_sliced_dev_parts(spira_context ctx, spira__gf2_sliced_dev *d)
 {
     d->parts = 1;
-    if (d->nslices == 0) return SPIRA_OK;
+    if (d->nslices == 0 || d->share == SPIRA__GF2_BAND_CSR) return SPIRA_OK;
     int dev = 0, sms = 0, smem = 0;
     SPIRA__CUDA(ctx, cudaGetDevice(&dev));
     SPIRA__CUDA(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));

@@ -44,11 +44,14 @@ void spira__gf2_dense_accumulate(const spira__gf2_dense *D, const int32_t *perm,
 spira_status spira__gf2_dense_check(spira_context ctx, int32_t nrows, int32_t ncols, int32_t nnz,
                                     long max_fill);
 
-/* ---- sliced COO pieces (gf2_sliced.c) --------------------------------------------------- */
+/* ---- sliced COO pieces (gf2_sliced.c) ---------------------------------------------------
+ * A band may also be csr: slices of one row (so slice_ptr is the band's row pointers and
+ * every row index 0), multiplied on the GPU by the csr kernel, V lanes a row. */
+enum { SPIRA__GF2_BAND_CSR = SPIRA__GF2_SHARE_BLOCK + 1 };
 /* The sliced-coo format's options (words, share, rows), checked as its convert does. */
 spira_status spira__gf2_sliced_options(spira_context ctx, const char *opts, int *words,
                                        int *share, long *rows);
-/* The rows a slice that fit 48 KiB of shared memory for share and words. */
+/* The rows a slice that fit 48 KiB of shared memory for share and words (1 for a csr band). */
 int32_t spira__gf2_sliced_fit(int share, int words);
 /* L = sliced COO of the entries (i, j) of P with band[j] == which (band NULL: all), slices
  * of `rows` rows of P; PT is P's transpose (its rows list each column's rows ascending).
@@ -69,12 +72,12 @@ void spira__gf2_sliced_accumulate(const spira__gf2_sliced *L, const int32_t *per
  *   band 2  else when c * cut2 >= nrows,
  *   band 3  otherwise,
  * the dense class in the bitmap (columns in X's order) and each band in the sliced
- * sub-format its option names (thread, warp, block: SS, MS, LS), over the ordered rows,
- * each slice's entries in X's order. */
+ * sub-format its option names (thread, warp, block: SS, MS, LS; or csr), over the ordered
+ * rows, each slice's entries in X's order. */
 enum { SPIRA__GF2_BANDS = 3 };
 typedef struct {
     int32_t dense, cut[2];          /* the cut-offs (rows per entry of a column) */
-    int32_t share[SPIRA__GF2_BANDS]; /* spira__gf2_share of each band */
+    int32_t share[SPIRA__GF2_BANDS]; /* spira__gf2_share of each band, or SPIRA__GF2_BAND_CSR */
     const char *source;             /* where the defaults came from (a device, or generic) */
 } spira__gf2_cuts;
 
@@ -97,7 +100,8 @@ spira_status spira__gf2_combined_cuts(spira_context ctx, const char *opts, spira
 #endif
 /* The class of a column of count entries among nrows rows: 0 dense, 1..3 a band (also the
  * conversion on the GPU's). */
-static inline SPIRA__GF2_HD int spira__gf2_column_class(const spira__gf2_cuts *c, int64_t count, int64_t nrows)
+static inline SPIRA__GF2_HD int spira__gf2_column_class(const spira__gf2_cuts *c, int64_t count,
+                                                        int64_t nrows)
 {
     if (c->dense > 0 && count > 0 && count * c->dense >= nrows) return 0;
     if (count * c->cut[0] >= nrows) return 1;

@@ -8,9 +8,12 @@
 
 #include <string.h>
 
+/* shared-memory copies of a row by share (a csr band keeps none: 1 for the arithmetic) */
+static const int32_t copies[] = {SPIRA__GF2_THREADS, 32, 1, 1};
+
 int32_t spira__gf2_sliced_fit(int share, int words)
 {
-    static const int32_t copies[] = {SPIRA__GF2_THREADS, 32, 1};
+    if (share == SPIRA__GF2_BAND_CSR) return 1;
     return SPIRA__GF2_SHARED_WORDS / (copies[share] * words);
 }
 
@@ -67,7 +70,6 @@ spira_status spira__gf2_sliced_build(spira_context ctx, const spira__gf2_pattern
                                      const spira__csr *PT, const uint8_t *band, int which,
                                      int words, int share, int32_t rows, spira__gf2_sliced *L)
 {
-    static const int32_t copies[] = {SPIRA__GF2_THREADS, 32, 1};
     memset(L, 0, sizeof *L);
     L->nrows = P->nrows;
     L->ncols = P->ncols;
