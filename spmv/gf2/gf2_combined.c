@@ -207,11 +207,14 @@ static spira_status gf2_combined_convert(spira_context ctx, const spira__csr *A,
     if (s == SPIRA_OK && counts[1] + counts[2] + counts[3] > 0)
         s = spira__csr_transpose(ctx, PA, &PT);
     for (int b = 0; b < SPIRA__GF2_BANDS && s == SPIRA_OK; b++) {
-        L->band[b].share = cuts.share[b];
-        L->band[b].words = words;
-        if (counts[b + 1] > 0)
-            s = spira__gf2_sliced_build(ctx, PA, &PT, cls, b + 1, words, cuts.share[b],
-                                        spira__gf2_sliced_fit(cuts.share[b], words), &L->band[b]);
+        const int32_t rows = spira__gf2_sliced_fit(cuts.share[b], words);
+        if (counts[b + 1] > 0) {
+            s = spira__gf2_sliced_build(ctx, PA, &PT, cls, b + 1, words, cuts.share[b], rows,
+                                        &L->band[b]);
+        } else { /* empty: no slices, its sizes as the GPU's build leaves them */
+            L->band[b].nrows = A->nrows, L->band[b].ncols = A->ncols, L->band[b].rows = rows;
+            L->band[b].share = cuts.share[b], L->band[b].words = words;
+        }
     }
     spira__csr_free(&P);
     spira__csr_free(&PT);
