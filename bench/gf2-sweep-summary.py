@@ -33,13 +33,13 @@ def opts_dict(s):
 
 
 def best(paths):
-    r = fastest_combined(rows(paths[0]))
+    r = fastest_combined([r for p in paths for r in rows(p)])
     if not r:
         sys.exit("no combined run succeeded")
     o = opts_dict(r["options"])
     if any(f"band{b}" not in o for b in (1, 2, 3)):
         sys.exit(f"the fastest combined run ({r['options']}) does not name its three bands")
-    print(",".join(f"band{b}={o[f'band{b}']}" for b in (1, 2, 3)))
+    print(",".join(f"{k}={v}" for k, v in o.items() if k != "parts"))
 
 
 def report(paths):
@@ -70,12 +70,13 @@ def report(paths):
     share = {"thread": "SPIRA__GF2_SHARE_THREAD", "warp": "SPIRA__GF2_SHARE_WARP",
              "block": "SPIRA__GF2_SHARE_BLOCK", "csr": "SPIRA__GF2_BAND_CSR"}
     keys = ("dense", "cut1", "cut2", "band1", "band2", "band3")
+    o.setdefault("parts", "0")
     if any(k not in o for k in keys):
         print("(the fastest run does not name every cut-off: no defaults line)")
         return
     print("defaults line for spmv/gf2/gf2_combined.c (DEVICE: a substring of the device name "
           "spira-gf2 prints):")
-    print(f'    {{"DEVICE", {{{o.get("dense")}, {{{o.get("cut1")}, {o.get("cut2")}}}, '
+    print(f'    {{"DEVICE", {{{o["dense"]}, {{{o["cut1"]}, {o["cut2"]}}}, {o["parts"]}, '
           f'{{{share[o["band1"]]}, {share[o["band2"]]}, {share[o["band3"]]}}}, "DEVICE"}}}},')
 
 

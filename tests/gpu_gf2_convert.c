@@ -137,6 +137,7 @@ static const char *const variants[][2] = {
     {"combined", "dense=1024"},
     {"combined", "dense=4,cut1=16,cut2=64,band1=block,band2=thread,band3=warp"},
     {"combined", "dense=8,cut1=4,cut2=64,band1=csr,band2=block,band3=csr"},
+    {"combined", "band1=block,parts=3"},
 };
 
 /* every variant at 64 and 256 bits (128 too with all3) on the triplets' matrix */

@@ -27,6 +27,7 @@ const char *const tu_gf2_variants[][2] = {
     {"combined", "dense=0,cut1=1,cut2=1,band3=thread"},                  /* one band */
     {"combined", "dense=4,cut1=16,cut2=64,band1=block,band2=thread,band3=warp"},
     {"combined", "dense=8,cut1=4,cut2=64,band1=csr,band2=block,band3=csr"},
+    {"combined", "band1=block,parts=3"}, /* slices shared by three blocks on the GPU */
 };
 const int tu_gf2_nvariants = sizeof tu_gf2_variants / sizeof tu_gf2_variants[0];
 
@@ -496,6 +497,8 @@ START_TEST(gf2_combined_options)
         {"cut1=100,cut2=10", "combined options cut1=100, cut2=10: want cut1 <= cut2"},
         {"band2=grid", "format option band2='grid': thread or warp or block or csr"},
         {"cut2=x", "cut2"},
+        {"parts=2000", "combined option parts=2000: 0 (as many blocks a slice as fill the GPU) "
+                       "to 1024"},
     };
     spira_gf2_block X, Y;
     ck_assert_int_eq(spira_gf2_block_create(ctx, 2000, 64, &X), SPIRA_OK);
@@ -506,7 +509,7 @@ START_TEST(gf2_combined_options)
         tu_assert_error_has(ctx, bad[i].says);
     }
     ck_assert_int_eq(spira_gf2_matrix_set_format(M, "combined", "rows=5"), SPIRA_ERR_INVALID_ARG);
-    tu_assert_error_has(ctx, "(its options: dense cut1 cut2 band1 band2 band3)");
+    tu_assert_error_has(ctx, "(its options: dense cut1 cut2 band1 band2 band3 parts)");
     spira_gf2_block_destroy(X), spira_gf2_block_destroy(Y);
     spira_gf2_matrix_destroy(M);
     tu_triplets_free(&T);

@@ -54,7 +54,7 @@ const spira__format *spira__gf2_format_find(const char *name);
 struct spira_gf2_matrix_s {
     spira_context ctx;
     spira__gf2_pattern pattern;
-    char format[32], format_opts[64];
+    char format[32], format_opts[128];
     spira__gf2_plan *plan[3]; /* one per block width: 1, 2, 4 words */
     /* The pattern on the device for the conversions on the GPU (gf2_parts.h), uploaded by
      * the first plan that converts there, kept for the others (NULL: none yet); upload_ms

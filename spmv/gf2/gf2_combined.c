@@ -10,7 +10,8 @@
  * (entries per row), which decides the bitmap and the bands; within the bitmap and within a
  * slice the columns stay in X's order, so that neighbouring threads read neighbouring rows
  * of X. The cut-offs are options (dense, cut1, cut2, band1..3); their defaults are measured
- * per device (the table below).
+ * per device (the table below). parts (the blocks that share a slice on the GPU; 0: enough
+ * to fill it, 1: the paper's block a slice) changes the launch only, not the layout.
  */
 #include "gf2_parts.h"
 
@@ -27,8 +28,8 @@ static const struct {
     const char *device; /* a substring of the context's device name; NULL: the generic default */
     spira__gf2_cuts cuts;
 } defaults[] = {
-    {NULL, {32, {256, 8192}, {SPIRA__GF2_SHARE_WARP, SPIRA__GF2_SHARE_BLOCK, SPIRA__GF2_SHARE_BLOCK},
-            "generic"}},
+    {NULL, {32, {256, 8192}, 0,
+            {SPIRA__GF2_SHARE_WARP, SPIRA__GF2_SHARE_BLOCK, SPIRA__GF2_SHARE_BLOCK}, "generic"}},
 };
 
 static const char *const shares[] = {"thread", "warp", "block", "csr", NULL};
@@ -63,6 +64,13 @@ spira_status spira__gf2_combined_cuts(spira_context ctx, const char *opts, spira
     c->dense = (int32_t)v[0];
     c->cut[0] = (int32_t)v[1];
     c->cut[1] = (int32_t)v[2];
+    long parts;
+    SPIRA__TRY(spira__opt_long(ctx, opts, "parts", c->parts, &parts));
+    if (parts < 0 || parts > 1024)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "combined option parts=%ld: 0 (as many blocks a slice as fill the "
+                            "GPU) to 1024", parts);
+    c->parts = (int32_t)parts;
     for (int b = 0; b < SPIRA__GF2_BANDS; b++) {
         char key[8];
         snprintf(key, sizeof key, "band%d", b + 1);
@@ -264,7 +272,7 @@ const spira__format spira__gf2_combined_format = {
                    "entries) in the bitmap, the rest in three sliced-COO bands by column density "
                    "(cut1, cut2), each in the sub-format band1..3=thread|warp|block|csr; defaults "
                    "measured per device",
-    .options = "dense cut1 cut2 band1 band2 band3",
+    .options = "dense cut1 cut2 band1 band2 band3 parts",
     .convert = gf2_combined_convert,
     .apply = gf2_combined_apply,
     .bytes = gf2_combined_bytes,

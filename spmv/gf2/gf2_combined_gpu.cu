@@ -274,7 +274,7 @@ spira_status combined_build(spira_context ctx, const spira__csr *A, const spira_
     hd.ndense = d->dense.ndense;
     *bytes = (d->perm ? (size_t)m * sizeof(int32_t) : 0) + spira__gf2_dense_bytes(&hd);
     for (int b = 0; b < SPIRA__GF2_BANDS; b++) {
-        SPIRA__TRY(spira__gf2_sliced_dev_parts(ctx, &d->band[b]));
+        SPIRA__TRY(spira__gf2_sliced_dev_parts(ctx, &d->band[b], cuts.parts));
         if (d->band[b].nnz == 0) continue;
         spira__gf2_sliced hb = {};
         hb.nslices = d->band[b].nslices;
@@ -326,7 +326,7 @@ static spira_status gf2_combined_dev_upload(spira_context ctx, const void *layou
             {&B->row, h->row, (size_t)h->nnz * sizeof(uint16_t), "sliced COO rows"},
         };
         SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, band));
-        SPIRA__TRY(spira__gf2_sliced_dev_parts(ctx, B));
+        SPIRA__TRY(spira__gf2_sliced_dev_parts(ctx, B, L->cuts.parts));
     }
     return SPIRA_OK;
 }

@@ -249,10 +249,15 @@ spira_status spira__gf2_sliced_dev_run(spira_context ctx, const spira__gf2_slice
     return SPIRA_OK;
 }
 
-spira_status spira__gf2_sliced_dev_parts(spira_context ctx, spira__gf2_sliced_dev *d)
+spira_status spira__gf2_sliced_dev_parts(spira_context ctx, spira__gf2_sliced_dev *d,
+                                         int asked)
 {
     d->parts = 1;
     if (d->nslices == 0 || d->share == SPIRA__GF2_BAND_CSR) return SPIRA_OK;
+    if (asked > 0) {
+        d->parts = asked;
+        return SPIRA_OK;
+    }
     int dev = 0, sms = 0, smem = 0;
     SPIRA__CUDA(ctx, cudaGetDevice(&dev));
     SPIRA__CUDA(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));

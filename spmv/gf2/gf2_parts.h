@@ -77,6 +77,7 @@ void spira__gf2_sliced_accumulate(const spira__gf2_sliced *L, const int32_t *per
 enum { SPIRA__GF2_BANDS = 3 };
 typedef struct {
     int32_t dense, cut[2];          /* the cut-offs (rows per entry of a column) */
+    int32_t parts;                  /* blocks a slice on the GPU (0: as many as fill it) */
     int32_t share[SPIRA__GF2_BANDS]; /* spira__gf2_share of each band, or SPIRA__GF2_BAND_CSR */
     const char *source;             /* where the defaults came from (a device, or generic) */
 } spira__gf2_cuts;
