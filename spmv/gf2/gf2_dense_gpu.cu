@@ -12,7 +12,8 @@
  * step. Steps where no lane has a bit are skipped (the OR of the lanes' words rotated by
  * their lane number says which). Then the block XORs its warps' partials (the chapter's
  * reduction per block) and adds each nonzero row to Y with one atomic XOR (blocks of other
- * columns hold the same rows). For W > 64 the partials are kept as W/64 planes of 64-bit
+ * columns hold the same rows); a group where none of the block's words has a bit skips the
+ * reduction. For W > 64 the partials are kept as W/64 planes of 64-bit
  * words, row-minor, so that a step's 32 lanes hit consecutive words of one plane: the
  * chapter's split of wide elements into halves and quarters against bank conflicts.
  *
@@ -51,6 +52,7 @@ __global__ void __launch_bounds__(kDenseBlock)
             unsigned steps = rot;
 #pragma unroll
             for (int off = 16; off > 0; off >>= 1) steps |= __shfl_xor_sync(kFull, steps, off);
+            const int steps_any = steps != 0;
 #pragma unroll
             for (int q = 0; q < W; q++) part[warp][q][lane] = 0;
             __syncwarp();
@@ -64,7 +66,9 @@ __global__ void __launch_bounds__(kDenseBlock)
                 }
                 __syncwarp();
             }
-            __syncthreads();
+            /* a group none of the block's columns has a bit in adds nothing: no reduction
+             * (block-uniform; part is cleared again before it is next read) */
+            if (!__syncthreads_or(steps_any)) continue;
             for (int i = threadIdx.x; i < 32 * W; i += kDenseBlock) {
                 const int q = i / 32, r = i % 32;
                 u64 acc = 0;
