@@ -47,8 +47,8 @@ spira_status spira__gf2_sliced_dev_run(spira_context ctx, const spira__gf2_slice
                                        const int32_t *perm, int accumulate, const spira__u64 *x,
                                        spira__u64 *y);
 /* d->parts = parts, or for 0 the parts a slice that keep the device busy: enough blocks for
- * two waves of resident ones, each part at least a few of the block's rounds of entries
- * (a csr band: 1). */
+ * two waves of resident ones, each part at least four entries for each of the shared-memory
+ * words a block clears and reads back (a csr band: 1). */
 spira_status spira__gf2_sliced_dev_parts(spira_context ctx, spira__gf2_sliced_dev *d,
                                          int parts);
 /* Y ^= the bitmap's rows (gf2_dense_gpu.cu): atomic XOR, so Y holds its start first. */

@@ -266,7 +266,9 @@ spira_status spira__gf2_sliced_dev_parts(spira_context ctx, spira__gf2_sliced_de
     const long long per_sm = smem / (SPIRA__GF2_SHARED_WORDS * 8 + 1024) > 0
                                  ? smem / (SPIRA__GF2_SHARED_WORDS * 8 + 1024) : 1;
     const long long want = 2 * (long long)(sms > 0 ? sms : 1) * per_sm;
-    const long long most = (long long)d->nnz / d->nslices / (4 * kBlock); /* entries a part */
+    /* a part clears and reads back the block's 48 KiB of rows whatever its entries: it takes
+     * at least four times that many entries */
+    const long long most = (long long)d->nnz / d->nslices / (4 * SPIRA__GF2_SHARED_WORDS);
     long long parts = (want + d->nslices - 1) / d->nslices;
     if (parts > most) parts = most;
     d->parts = parts < 1 ? 1 : (int32_t)parts;
