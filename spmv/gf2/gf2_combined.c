@@ -22,14 +22,15 @@
  * combined over a grid of cut-offs and sub-formats on the sieve-shaped 10^6 x 10^6 matrix of
  * 64 entries a row (spira-gf2 --nfs 1000000:64) at W = 64 and prints the fastest setting as
  * such a line. A context whose device name contains `device` takes the line; every other
- * one (the CPU backend included) the generic default: the chapter's order, the denser bands
- * in the sub-formats with fewer rows a slice. */
+ * one (the CPU backend included) the generic default: every band in the sub-format that was
+ * fastest over the whole matrix on Hopper (csr, at every width: the chapter's sliced
+ * sub-formats were built for Fermi's small caches; bench/results has the runs). */
 static const struct {
     const char *device; /* a substring of the context's device name; NULL: the generic default */
     spira__gf2_cuts cuts;
 } defaults[] = {
-    {NULL, {32, {256, 8192}, 0,
-            {SPIRA__GF2_SHARE_WARP, SPIRA__GF2_SHARE_BLOCK, SPIRA__GF2_SHARE_BLOCK}, "generic"}},
+    {NULL, {32, {256, 8192}, 0, {SPIRA__GF2_BAND_CSR, SPIRA__GF2_BAND_CSR, SPIRA__GF2_BAND_CSR},
+            "generic"}},
 };
 
 static const char *const shares[] = {"thread", "warp", "block", "csr", NULL};
@@ -270,8 +271,8 @@ const spira__format spira__gf2_combined_format = {
     .name = "combined",
     .description = "the chapter's full format: rows by weight, the dense columns (>= nrows/dense "
                    "entries) in the bitmap, the rest in three sliced-COO bands by column density "
-                   "(cut1, cut2), each in the sub-format band1..3=thread|warp|block|csr; defaults "
-                   "measured per device",
+                   "(cut1, cut2), each in the sub-format band1..3=thread|warp|block|csr; parts=P "
+                   "blocks a slice; defaults measured per device",
     .options = "dense cut1 cut2 band1 band2 band3 parts",
     .convert = gf2_combined_convert,
     .apply = gf2_combined_apply,
