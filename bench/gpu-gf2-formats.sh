@@ -9,10 +9,12 @@
 #          format and width against the triplets with Y poisoned, allocation failures, the
 #          kernel search), "GF(2) conversion on the GPU" (device-built layouts against the
 #          host's, array for array) and "block Wiedemann"; with SANITIZE=1 the conversion
-#          case again under compute-sanitizer memcheck and racecheck (the atomic XORs).
-#          Logs in OUT_DIR/tests*/.
+#          case again under compute-sanitizer memcheck and racecheck (the atomic XORs). A
+#          case that crashes is run again under gdb (if there is one) with the same seed, its
+#          backtrace beside the case's log. Logs in OUT_DIR/tests*/.
 #   bench  spira-gf2 --nfs N:64 at W = 64, 128, 256: csr, the three sliced sub-formats,
-#          dense (refused at this size: its bitmap would be N^2/8 bytes) and combined, built
+#          dense (refused at this size: its bitmap would be N^2/8 bytes) and combined (its
+#          defaults, and the chapter's warp/block/block bands), built
 #          on the GPU (OUT_DIR/formats-gpu.csv); the same formats converted on the host, on
 #          the CPU backend at W = 64 (formats-host.csv: setup_ms is the host conversion);
 #          dense where it is allowed, on 20000 rows (formats-dense.csv); the table with
@@ -29,11 +31,22 @@ src=$(cd "$here/.." && pwd)
 mkdir -p "$out"
 rc=0
 fmts="csr,sliced-coo:share=thread,sliced-coo:share=warp,sliced-coo:share=block,dense,combined"
+fmts="$fmts,combined:band1=warp,band2=block,band3=block" # the chapter's order of sub-formats
 
 if [ "$step" = tests ] || [ "$step" = all ]; then
   sh "$src/tests/gpu-cases.sh" "$out/tests" 540 "cuda" "GF(2) conversion on the GPU" \
     "block Wiedemann" | tee "$out/tests.txt"
   [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  # a case that crashed (SIGSEGV, SIGABRT): again under gdb with its seed, for the backtrace
+  for c in cuda "GF(2) conversion on the GPU" "block Wiedemann"; do
+    grep -q "^case '$c': exit 13[49] " "$out/tests.txt" || continue
+    log="$out/tests/gpu-case-$(printf '%s' "$c" | tr -c 'A-Za-z0-9' '-').log"
+    if ! command -v gdb >/dev/null; then echo "$c: crashed; no gdb here for a backtrace"; continue; fi
+    seed=$(sed -n 's/^test seed: \([0-9]*\).*/\1/p' "$log" | head -1)
+    CK_RUN_CASE="$c" SPIRA_TEST_SEED="$seed" timeout 540 gdb -q -batch -ex run -ex bt \
+      ./tests/check_gpu > "${log%.log}-gdb.log" 2>&1
+    echo "$c: crashed; gdb's backtrace in ${log%.log}-gdb.log"
+  done
   if [ "${SANITIZE:-0}" = 1 ]; then
     for tool in memcheck racecheck; do
       WRAP="compute-sanitizer --tool $tool --error-exitcode 1" \
