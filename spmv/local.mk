@@ -47,5 +47,7 @@ libspira_spmv_la_SOURCES += spmv/padding.c spmv/pkt_partition.c
 
 # SpMV over GF(2) (Schmidt, Aribowo, Dang): its own formats over the same plan machinery
 libspira_spmv_la_SOURCES += spmv/gf2/gf2.c spmv/gf2/gf2_csr.c spmv/gf2/gf2_sliced.c
-noinst_HEADERS += spmv/gf2/gf2.h
-CUDA_SRCS += spmv/gf2/gf2_gpu.cu
+libspira_spmv_la_SOURCES += spmv/gf2/gf2_dense.c spmv/gf2/gf2_combined.c
+noinst_HEADERS += spmv/gf2/gf2.h spmv/gf2/gf2_parts.h spmv/gf2/gf2_dev.cuh
+CUDA_SRCS += spmv/gf2/gf2_gpu.cu spmv/gf2/gf2_dense_gpu.cu spmv/gf2/gf2_build_gpu.cu \
+	spmv/gf2/gf2_combined_gpu.cu

@@ -1023,6 +1023,7 @@ int main(void)
     add_case(s, tu_gpu_gf2_bw_tcase(gpu));
     add_case(s, tu_gpu_device_convert_tcase());
     add_case(s, tu_gpu_device_layout_tcase());
+    add_case(s, tu_gpu_gf2_convert_tcase());
     add_case(s, tu_gpu_trisolve_tcase(gpu));
     add_case(s, tu_cg_graph_tcase(SPIRA_BACKEND_CUDA));
     add_case(s, tu_gpu_reorder_tcase(gpu));

@@ -119,6 +119,7 @@ dist_noinst_DATA += tests/mm-bad/array-32bit.mtx tests/mm-bad/array-too-many.mtx
 # block Wiedemann (the GPU file adds its test case to check_gpu's suite)
 tests_check_spira_SOURCES += tests/test_gf2_bw.c tests/test_gf2_bw.h
 tests_check_gpu_SOURCES += tests/test_gf2_bw.c tests/test_gf2_bw.h tests/gpu_gf2_bw.c
+tests_check_gpu_SOURCES += tests/gpu_gf2_convert.c
 # The distributed suite (--with-mpi): tests/mpi-suite.sh runs check_dist under mpirun with
 # 1, 2 and 3 ranks (Check without fork; every assertion agreed over the ranks)
 if HAVE_MPI

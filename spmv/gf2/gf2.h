@@ -20,6 +20,18 @@
  *                every warp shares one copy, atomic XOR between warps) or block (LS-COO: one
  *                copy, atomic XOR, the most rows a slice). rows=R overrides the rows a slice
  *                that fit 48 KiB of shared memory.
+ *   dense        the paper's dense bitmap: 32 rows of a column in a 32-bit word, a thread a
+ *                column, XOR partials per warp and per block, atomic XOR into Y; the whole
+ *                matrix as a bitmap, refused beyond max_fill (default 3) times its CSR's
+ *                bytes.
+ *   combined     the paper's full format: rows by weight, the columns classed by density,
+ *                the dense ones in the bitmap, the rest in three sliced-COO bands, each in
+ *                the sub-format its option names (or csr); the cut-offs' defaults are measured per
+ *                device (gf2_combined.c). The row order stays inside the plan.
+ * The pieces the last two are made of, shared with sliced-coo, are in gf2_parts.h. On the
+ * CUDA backend sliced-coo, dense and combined are converted on the GPU from the pattern's
+ * device copy (gf2_build_gpu.cu), the host conversion staying the CPU backend's layout and
+ * the reference check_gpu compares them with.
  * XOR is exact, so every format gives the same bits on every run.
  */
 #ifndef SPIRA_SPMV_GF2_H
@@ -42,8 +54,13 @@ const spira__format *spira__gf2_format_find(const char *name);
 struct spira_gf2_matrix_s {
     spira_context ctx;
     spira__gf2_pattern pattern;
-    char format[32], format_opts[64];
+    char format[32], format_opts[128];
     spira__gf2_plan *plan[3]; /* one per block width: 1, 2, 4 words */
+    /* The pattern on the device for the conversions on the GPU (gf2_parts.h), uploaded by
+     * the first plan that converts there, kept for the others (NULL: none yet); upload_ms
+     * what that took, given to that plan's upload time. */
+    void *pattern_dev;
+    double pattern_upload_ms;
 };
 
 /* The plan for `words`, built on first use. */
