@@ -6,8 +6,10 @@ check_PROGRAMS += bench/mmread-bench
 bench_mmread_bench_SOURCES = bench/mmread-bench.c
 bench_mmread_bench_LDADD = libspira_core.la
 EXTRA_DIST += bench/gpu-session.sh
-EXTRA_DIST += bench/gpu-sanitize.sh bench/gpu-irregular.sh bench/gen-irregular.py
+EXTRA_DIST += bench/gpu-sanitize.sh bench/gpu-irregular.sh bench/gen-irregular.py \
+	bench/setup-bench.sh
 EXTRA_DIST += bench/gpu-gf2.sh bench/gpu-gf2-devices.sh bench/gpu-krylov.sh bench/gpu-dist.sh
+EXTRA_DIST += bench/gpu-gf2-formats.sh bench/gpu-gf2-sweep.sh bench/gf2-sweep-summary.py
 EXTRA_DIST += bench/time-to-solution.sh bench/tts-table.py
 EXTRA_DIST += bench/mmread-compare.py
 EXTRA_DIST += bench/sell-padding.py

@@ -139,6 +139,17 @@ struct spira_dist_vector_s {
 spira_status spira__dist_vectors_match(spira_dist_matrix A, spira_dist_vector x, const char *xn,
                                        spira_dist_vector y, const char *yn);
 
+/* ---- entries to their rows' owners (route.c) ------------------------------------------ */
+
+/* The matrix from entries any rank holds: count (row, column) pairs rc (global, 2 an
+ * entry) and values val (NULL: a pattern, every value one), each sent to the rank owning
+ * its row (MPI_Alltoallv), the rows built there in arrival order (the build sorts them)
+ * and handed to spira__dist_matrix_build with dtype and symmetric. what names the
+ * entries in messages ("entries", "edges"). Collective and agreed. */
+spira_status spira__dist_route_build(spira_context ctx, spira__dist_layout *L, int64_t count,
+                                     const int64_t *rc, const double *val, spira_dtype dtype,
+                                     int symmetric, const char *what, spira_dist_matrix *A);
+
 /* ---- the operator (spmv.c) ----------------------------------------------------------- */
 
 /* y[orow[i]] += t[i] for i < A->orows, where ctx computes (the off-diagonal block's product

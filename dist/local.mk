@@ -3,8 +3,8 @@
 # built and spira_mpi.h is not installed.
 if HAVE_MPI
 noinst_LTLIBRARIES += libspira_dist.la
-libspira_dist_la_SOURCES = dist/layout.c dist/halo.c dist/matrix.c dist/generate.c dist/read.c \
-	dist/vector.c dist/spmv.c dist/solve.c dist/power.c
+libspira_dist_la_SOURCES = dist/layout.c dist/halo.c dist/matrix.c dist/route.c dist/generate.c \
+	dist/read.c dist/vector.c dist/spmv.c dist/solve.c dist/power.c
 libspira_dist_la_CPPFLAGS = $(LAYER_I_dist) $(MPI_CFLAGS) -DSPIRA_BUILDING
 include_HEADERS += lib/spira_mpi.h
 libspira_core_la_LIBADD += libspira_dist.la $(MPI_LIBS)

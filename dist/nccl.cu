@@ -83,6 +83,16 @@ extern "C" void spira__nccl_destroy(spira_context ctx, spira__nccl *c)
     spira__free(c);
 }
 
+/* The halo's stream, at the device's highest priority: its NCCL kernel is scheduled as
+ * soon as blocks free up, rather than after the diagonal block's multiply, which fills the
+ * GPU and would otherwise put the whole exchange after it. */
+static spira_status side_stream_create(spira_context ctx, cudaStream_t *side)
+{
+    int least, greatest;
+    SPIRA__TRY(CUDA_CHECK(ctx, cudaDeviceGetStreamPriorityRange(&least, &greatest)));
+    return CUDA_CHECK(ctx, cudaStreamCreateWithPriority(side, cudaStreamNonBlocking, greatest));
+}
+
 extern "C" spira_status spira__nccl_create(spira_context ctx, const void *id, int nranks, int rank,
                                            spira__nccl **out)
 {
@@ -94,8 +104,7 @@ extern "C" spira_status spira__nccl_create(spira_context ctx, const void *id, in
     /* the communicator belongs to the current device: the context's */
     spira_status s = CUDA_CHECK(ctx, cudaSetDevice(ctx->device));
     if (s == SPIRA_OK) s = NCCL_CHECK(ctx, ncclCommInitRank(&c->comm, nranks, u, rank));
-    if (s == SPIRA_OK)
-        s = CUDA_CHECK(ctx, cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking));
+    if (s == SPIRA_OK) s = side_stream_create(ctx, &c->side);
     if (s == SPIRA_OK)
         s = spira__cuda_malloc(ctx, (void **)&c->dsum, HOST_SUMS * sizeof(double), "NCCL sums");
     if (s != SPIRA_OK) {

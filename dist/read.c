@@ -205,93 +205,6 @@ static spira_status parse_share(spira_context ctx, const char *name, const head 
     return SPIRA_OK;
 }
 
-/* Each entry to the owner of its row; rows built there. */
-static spira_status route_and_build(spira_context ctx, spira__dist_layout *L, const entries *e,
-                                    int pattern, int symmetric, spira_dtype dtype,
-                                    spira_dist_matrix *A)
-{
-    const int p = L->size;
-    const int32_t m = L->local;
-    int *cnt = NULL;
-    int64_t *srt = NULL, *in = NULL, *rp = NULL, *ci = NULL;
-    double *sval = NULL, *inval = NULL;
-    void *typed = NULL;
-    int32_t *fill = NULL;
-    int64_t nin = 0;
-    spira_status s = spira__alloc(ctx, (void **)&cnt, (size_t)p, 4 * sizeof *cnt, "counts");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&srt, (size_t)e->count + 1,
-                                        2 * sizeof *srt, "entries");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&sval, (size_t)e->count + 1,
-                                        sizeof *sval, "values");
-    if (s == SPIRA_OK && 2 * e->count > INT32_MAX)
-        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "rank %d read %lld entries, more than one "
-                         "MPI message may count: use more ranks", L->rank, (long long)e->count);
-    int *at = cnt + p, *rcnt = at + p, *rat = rcnt + p;
-    if (s == SPIRA_OK) { /* in destination order */
-        memset(cnt, 0, (size_t)p * sizeof *cnt);
-        for (int64_t k = 0; k < e->count; k++) cnt[spira__dist_owner(L, e->rc[2 * k])]++;
-        int64_t total = 0;
-        for (int r = 0; r < p; r++) at[r] = (int)total, total += cnt[r];
-        memcpy(rcnt, at, (size_t)p * sizeof *rcnt);
-        for (int64_t k = 0; k < e->count; k++) {
-            const int64_t q = rcnt[spira__dist_owner(L, e->rc[2 * k])]++;
-            srt[2 * q] = e->rc[2 * k], srt[2 * q + 1] = e->rc[2 * k + 1];
-            sval[q] = e->val[k];
-        }
-    }
-    s = spira__dist_agree(ctx, L->comm, s);
-    if (s == SPIRA_OK && MPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, L->comm) != MPI_SUCCESS)
-        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoall of the entry counts failed");
-    for (int r = 0; s == SPIRA_OK && r < p; r++) rat[r] = (int)nin, nin += rcnt[r];
-    if (s == SPIRA_OK && 2 * nin > INT32_MAX)
-        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "rank %d receives %lld entries, more than "
-                         "one MPI message may count: use more ranks", L->rank, (long long)nin);
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&in, (size_t)nin + 1, 2 * sizeof *in, "entries");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&inval, (size_t)nin + 1, sizeof *inval,
-                                        "values");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&rp, (size_t)m + 1, sizeof *rp, "rows");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&ci, (size_t)nin + 1, sizeof *ci, "columns");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, &typed, (size_t)nin + 1, spira_dtype_size(dtype),
-                                        "values");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&fill, (size_t)m + 1, sizeof *fill, "fill");
-    s = spira__dist_agree(ctx, L->comm, s);
-    if (s == SPIRA_OK &&
-        MPI_Alltoallv(sval, cnt, at, MPI_DOUBLE, inval, rcnt, rat, MPI_DOUBLE, L->comm) !=
-            MPI_SUCCESS)
-        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoallv of the values failed");
-    if (s == SPIRA_OK) {
-        for (int r = 0; r < p; r++) cnt[r] *= 2, at[r] *= 2, rcnt[r] *= 2, rat[r] *= 2;
-        if (MPI_Alltoallv(srt, cnt, at, MPI_INT64_T, in, rcnt, rat, MPI_INT64_T, L->comm) !=
-            MPI_SUCCESS)
-            s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoallv of the entries failed");
-    }
-    if (s == SPIRA_OK) { /* this rank's rows, in file order within each (the build sorts) */
-        memset(fill, 0, ((size_t)m + 1) * sizeof *fill);
-        for (int64_t k = 0; k < nin; k++) fill[in[2 * k] - L->first]++;
-        rp[0] = 0;
-        for (int32_t i = 0; i < m; i++) rp[i + 1] = rp[i] + fill[i], fill[i] = 0;
-        for (int64_t k = 0; k < nin; k++) {
-            const int32_t i = (int32_t)(in[2 * k] - L->first);
-            const int64_t q = rp[i] + fill[i]++;
-            ci[q] = in[2 * k + 1];
-            spira__set(typed, dtype, q, inval[k]);
-        }
-    }
-    spira__free(cnt);
-    spira__free(srt);
-    spira__free(sval);
-    spira__free(in);
-    spira__free(inval);
-    spira__free(fill);
-    s = spira__dist_agree(ctx, L->comm, s);
-    if (s == SPIRA_OK)
-        s = spira__dist_matrix_build(ctx, L, rp, ci, pattern ? NULL : typed, dtype, symmetric, A);
-    spira__free(rp);
-    spira__free(ci);
-    spira__free(typed);
-    return s;
-}
-
 /* An array file: the first rank reads it, then scatters its rows. */
 static spira_status read_array(spira_context ctx, MPI_Comm comm, const char *path,
                                spira_dtype dtype, int64_t local_rows, spira_dist_matrix *A)
@@ -369,8 +282,9 @@ spira_status spira_dist_matrix_read_mm(spira_context ctx, MPI_Comm comm, const c
     spira__dist_layout *L = NULL;
     if (s == SPIRA_OK) s = spira__dist_layout_create(ctx, comm, h.n, local_rows, &L);
     if (s == SPIRA_OK)
-        s = route_and_build(ctx, L, &e, h.field == SPIRA__MM_PATTERN,
-                            h.sym == SPIRA__MM_SYMMETRIC, dtype, A);
+        s = spira__dist_route_build(ctx, L, e.count, e.rc,
+                                    h.field == SPIRA__MM_PATTERN ? NULL : e.val, dtype,
+                                    h.sym == SPIRA__MM_SYMMETRIC, "entries", A);
     spira__dist_layout_unref(L);
     spira__free(e.rc);
     spira__free(e.val);

@@ -211,7 +211,10 @@ int cli_parse_formats(const char *list, cli_format_item *items, int cap, int cou
         if (!colon && strchr(tok, '=') && n > 0) {
             cli_format_item *p = &items[n - 1];
             size_t len = strlen(p->opts);
-            snprintf(p->opts + len, sizeof p->opts - len, "%s%s", len ? "," : "", tok);
+            if ((size_t)snprintf(p->opts + len, sizeof p->opts - len, "%s%s", len ? "," : "",
+                                 tok) >= sizeof p->opts - len)
+                cli_usage_error("--formats: the options of %s are longer than %zu characters",
+                                p->name, sizeof p->opts - 1);
             continue;
         }
         if (!strcmp(tok, "all")) {
@@ -225,8 +228,12 @@ int cli_parse_formats(const char *list, cli_format_item *items, int cap, int cou
         }
         if (n == cap) break;
         if (colon) *colon = 0;
-        snprintf(items[n].name, sizeof items[n].name, "%s", tok);
-        snprintf(items[n].opts, sizeof items[n].opts, "%s", colon ? colon + 1 : "");
+        if ((size_t)snprintf(items[n].name, sizeof items[n].name, "%s", tok) >= sizeof items[n].name ||
+            (size_t)snprintf(items[n].opts, sizeof items[n].opts, "%s", colon ? colon + 1 : "") >=
+                sizeof items[n].opts)
+            cli_usage_error("--formats: '%.40s...' is longer than a format name (%zu characters) "
+                            "or its options (%zu) can be", tok, sizeof items[n].name - 1,
+                            sizeof items[n].opts - 1);
         n++;
     }
     free(copy);

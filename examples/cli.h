@@ -59,11 +59,12 @@ void cli_set_format(spira_context ctx, spira_matrix A, const char *spec, int pre
 /* A format and its options from a --formats list. */
 typedef struct {
     char name[32];
-    char opts[64];
+    char opts[128];
 } cli_format_item;
 /* "a,b:k=v,k2=v2,c" -> {a,""}, {b,"k=v,k2=v2"}, {c,""}: an item with '=' and no ':' is one
  * more option of the item before it (format names never contain '='); "all" is every name
- * describe(i) gives for i < count. Returns the items filled (at most cap). */
+ * describe(i) gives for i < count. Returns the items filled (at most cap); a name or options
+ * longer than an item holds exit 2 with a usage error. */
 int cli_parse_formats(const char *list, cli_format_item *items, int cap, int count,
                       spira_status (*describe)(int, const char **, const char **));
 /* Print a CSV field, quoted when it holds a comma, a quote or a newline. */

@@ -138,12 +138,6 @@ static int monitor(int it, double r, void *data)
     return 0;
 }
 
-static int by_median(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int cli_dist_solve(int *argc, char ***argv, const cli_dist_solve_args *a)
 {
     start(argc, argv);
@@ -225,8 +219,7 @@ int cli_dist_solve(int *argc, char ***argv, const cli_dist_solve_args *a)
             same &= again.iterations == info.iterations && again.reason == info.reason;
         }
         if (ms && k > 0 && rank_ == 0) {
-            qsort(ms, (size_t)k, sizeof *ms, by_median);
-            const double med = k % 2 ? ms[k / 2] : 0.5 * (ms[k / 2 - 1] + ms[k / 2]);
+            const double med = cli_median(ms, k);
             printf("  repeated    %d more solves: median %.3f ms (%.4f ms each iteration)%s\n",
                    k, med, info.iterations ? med / info.iterations : 0.0,
                    same ? "" : ", iteration counts or outcomes differed from the first");

@@ -3,7 +3,9 @@
  * cuSPARSE measured beside it.
  *
  * For each format: host conversion and device upload (ms each), setup (their sum, in ms and
- * in SpMV-equivalents),
+ * in SpMV-equivalents), with --convert-reps N > 1 also the median of N - 1 conversions made
+ * again after the first (the first pays what a process pays once, such as loading the
+ * kernels it runs; the rest what every further matrix pays),
  * the median SpMV time over --reps runs after --warmup runs (CUDA events around each run on
  * the context's stream; the wall clock on the CPU backend), GFLOP/s = 2 nnz / t, effective
  * GB/s = (matrix bytes as the format reads them, padding included + x read once + y
@@ -38,6 +40,8 @@ static void usage(FILE *f)
             "  --precision s|d      single or double (default d)\n"
             "  --reps N             timed runs per format (default 100); the median is reported\n"
             "  --warmup N           untimed runs first (default 5)\n"
+            "  --convert-reps N     convert each format N times (default 1): convert_ms is the\n"
+            "                       first, convert_warm_ms the median of the others\n"
             "  --backend NAME       auto (default), cpu, cuda\n"
             "  --csv                comma-separated output with a header line\n"
             "  --copy-bandwidth[=MIB]  also time a device-to-device copy of MIB MiB (default\n"
@@ -52,20 +56,58 @@ typedef struct {
     const char *status; /* "ok", "refused", "error", "WRONG" */
     char note[640];     /* refusal reason, error message or the format's stats */
     double select_ms, convert_ms, upload_ms, spmv_ms, spmv_min_ms, err; /* select: auto's */
+    /* the medians of the conversions after the first and of their uploads, 0: none made */
+    double convert_warm_ms, upload_warm_ms;
     size_t bytes;
     const char *converted_on; /* "gpu", "host" */
 } result;
 
+/* Setup when the conversion is made again: auto's choice, the conversion and, for a layout
+ * converted on the host, its upload, as made again (a plan built on the GPU uploads
+ * nothing: what its first upload_ms holds is the matrix's one CSR upload, which the first
+ * plan to need it pays and no rebuild pays again). */
+static double warm_setup(const result *r)
+{
+    return r->select_ms + r->convert_warm_ms +
+           (strcmp(r->converted_on, "gpu") ? r->upload_warm_ms : 0);
+}
+
+/* The medians of the conversions 2..n of A's plan and of their uploads (dropped and made
+ * again each time; the last one stays) in r; 0 for n < 2. */
+static spira_status convert_again(spira_matrix A, int n, result *r)
+{
+    r->convert_warm_ms = r->upload_warm_ms = 0;
+    if (n < 2) return SPIRA_OK;
+    double *t = calloc(2 * ((size_t)n - 1), sizeof *t);
+    if (!t) return SPIRA_ERR_NOMEM;
+    double *u = t + (n - 1);
+    spira_status s = SPIRA_OK;
+    for (int k = 0; k < n - 1 && s == SPIRA_OK; k++) {
+        spira_plan_info p;
+        spira_matrix_drop_plan(A);
+        s = spira_matrix_plan_info(A, &p);
+        t[k] = p.convert_ms;
+        u[k] = p.upload_ms;
+    }
+    if (s == SPIRA_OK) {
+        r->convert_warm_ms = cli_median(t, n - 1);
+        r->upload_warm_ms = cli_median(u, n - 1);
+    }
+    free(t);
+    return s;
+}
+
 /* Time one format. ref is the double reference, scale (|A||x|)_i, ybuf host scratch. */
 static void bench_format(spira_context ctx, spira_matrix A, const cli_format_item *it, spira_vector x,
                          spira_vector y, const double *ref, const double *scale, double *ybuf,
-                         int warmup, int reps, double tol, result *r)
+                         int warmup, int reps, int convert_reps, double tol, result *r)
 {
     memset(r, 0, sizeof *r);
     r->status = "error";
     spira_status s = spira_matrix_set_format(A, it->name, it->opts);
     spira_plan_info p;
     if (s == SPIRA_OK) s = spira_matrix_plan_info(A, &p);
+    if (s == SPIRA_OK) s = convert_again(A, convert_reps, r);
     if (s != SPIRA_OK) {
         r->status = s == SPIRA_ERR_UNSUPPORTED ? "refused" : "error";
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
@@ -125,11 +167,12 @@ int main(int argc, char **argv)
         {"backend", required_argument, 0, 'B'},   {"csv", no_argument, 0, 'c'},
         {"laplacian", required_argument, 0, 'L'}, {"list-formats", no_argument, 0, 'l'},
         {"copy-bandwidth", optional_argument, 0, 'C'}, {"help", no_argument, 0, 'h'},
+        {"convert-reps", required_argument, 0, 'R'},
         {0, 0, 0, 0}};
     const char *formats = "all", *lap = NULL;
     spira_context_opts copts = {.backend = SPIRA_BACKEND_AUTO};
     spira_dtype dtype = SPIRA_R64;
-    long reps = 100, warmup = 5, copy_mib = 0;
+    long reps = 100, warmup = 5, copy_mib = 0, convert_reps = 1;
     int csv = 0, c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -138,6 +181,7 @@ int main(int argc, char **argv)
         case 'p': dtype = cli_precision(optarg); break;
         case 'r': reps = cli_int("--reps", optarg, 1, 1000000); break;
         case 'w': warmup = cli_int("--warmup", optarg, 0, 1000000); break;
+        case 'R': convert_reps = cli_int("--convert-reps", optarg, 1, 1000); break;
         case 'B': copts.backend = cli_backend(optarg); break;
         case 'c': csv = 1; break;
         case 'L': lap = optarg; break;
@@ -244,7 +288,8 @@ int main(int argc, char **argv)
         if (copy_mib > 0) printf("# copy_bandwidth_gbs: %.2f\n", copy_gbs);
         printf("matrix,nrows,ncols,nnz,precision,backend,format,options,status,select_ms,"
                "convert_ms,upload_ms,setup_ms,setup_spmv_equiv,spmv_ms,spmv_min_ms,gflops,gbs,"
-               "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,converted_on,note\n");
+               "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,converted_on,"
+               "convert_warm_ms,setup_warm_spmv_equiv,note\n");
     } else {
         printf("spira-spmv %s: %s, %d x %d, %d nonzeros (max %d a row), %s precision\n",
                spira_version(), source, m, n, nnz, maxrow,
@@ -263,7 +308,8 @@ int main(int argc, char **argv)
     int rc = 0;
     for (int i = base; i <= nf; i++) {
         result r;
-        bench_format(ctx, A, &items[i], vx, vy, ref, scale, ybuf, (int)warmup, (int)reps, tol, &r);
+        bench_format(ctx, A, &items[i], vx, vy, ref, scale, ybuf, (int)warmup, (int)reps,
+                     (int)convert_reps, tol, &r);
         if (i == base && gpu && r.ok) t_cusparse = r.spmv_ms;
         if (!r.ok && strcmp(r.status, "refused")) rc = 1;
         if (r.ok && strcmp(r.status, "ok")) rc = 1;
@@ -280,12 +326,17 @@ int main(int argc, char **argv)
             cli_csv_field(items[i].name);
             putchar(',');
             cli_csv_field(items[i].opts);
-            if (r.ok)
+            if (r.ok) {
                 printf(",%s,%.4f,%.4f,%.4f,%.4f,%.2f,%.6f,%.6f,%.3f,%.3f,%.4f,%zu,%.3e,%ld,%s,",
                        r.status, r.select_ms, r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, t, r.spmv_min_ms,
                        gflops, gbs, ratio, r.bytes, r.err, reps, r.converted_on);
-            else
-                printf(",%s,,,,,,,,,,,,,%ld,,", r.status, reps);
+                if (convert_reps > 1)
+                    printf("%.4f,%.2f,", r.convert_warm_ms, t > 0 ? warm_setup(&r) / t : 0);
+                else
+                    printf(",,");
+            } else {
+                printf(",%s,,,,,,,,,,,,,%ld,,,,", r.status, reps);
+            }
             cli_csv_field(r.note);
             putchar('\n');
         } else if (r.ok) {
@@ -295,6 +346,9 @@ int main(int argc, char **argv)
                    label, r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, r.status, t,
                    gflops, gbs, vs, r.bytes / 1e6, r.err);
             if (gpu) printf("%-22s   converted on the %s\n", "", r.converted_on);
+            if (convert_reps > 1)
+                printf("%-22s   converted again: %.3f ms (median of %ld), %.1f SpMVs of setup\n",
+                       "", r.convert_warm_ms, convert_reps - 1, t > 0 ? warm_setup(&r) / t : 0);
             if (r.note[0]) printf("%-22s   %s\n", "", r.note);
         } else {
             printf("%-22s %9s %9s %9s %9s %8s   %s\n", label, "-", "-", "-", "-", r.status, r.note);

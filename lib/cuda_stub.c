@@ -41,6 +41,12 @@ spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t b, const ch
     return NO_CUDA(ctx);
 }
 void spira__cuda_free(spira_context ctx, void *dp) { (void)ctx; (void)dp; }
+spira_status spira__cuda_scratch_malloc(spira_context ctx, void **dp, size_t b, const char *w)
+{
+    *dp = NULL;
+    return NO_CUDA(ctx);
+}
+void spira__cuda_scratch_free(spira_context ctx, void *dp) { (void)ctx; (void)dp; }
 spira_status spira__cuda_upload(spira_context ctx, void *d, const void *s, size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_clone(spira_context ctx, void **d, const void *s, size_t b, const char *w)
 {
@@ -74,6 +80,7 @@ spira_status spira__cuda_gf2_inner_into(spira_context ctx, int32_t n, int words,
 spira_status spira__cuda_gf2_mul_small(spira_context ctx, int32_t n, int wi, int wo,
                                        const uint64_t *x, const uint64_t *S, uint64_t *y) { return NO_CUDA(ctx); }
 spira_status spira__cuda_zero(spira_context ctx, void *d, size_t b) { return NO_CUDA(ctx); }
+spira_status spira__cuda_poison(spira_context ctx, void *d, size_t b) { return NO_CUDA(ctx); }
 spira_status spira__cuda_synchronize(spira_context ctx) { return NO_CUDA(ctx); }
 spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx, double v) { return NO_CUDA(ctx); }
 spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const void *dx,

@@ -348,7 +348,7 @@ typedef struct {
                                   0 means 1e5 */
     int stagnation_window;     /* stop (SPIRA_STOPPED_STAGNATION) when ||r|| has not gone below
                                   0.99 times its best for this many iterations; >= 1
-                                  (>= maxit: never); 0 means 1000 */
+                                  (>= maxit: never); 0 means max(1000, rows of A) */
     spira_backend backend;     /* where the iterations run. AUTO (0): on the context's backend,
                                   except that a CUDA context the library chose (created with
                                   SPIRA_BACKEND_AUTO) solves small systems on the host when its

@@ -40,6 +40,10 @@ struct spira_context_s {
      * reference does, instead of converting on the GPU (set by the tests that compare the
      * two, and by benchmarks that measure the host conversions). */
     int host_convert;
+    /* Nonzero (tests): device arrays allocated without a copy (a conversion on the GPU's
+     * outputs, spira__dev_clone with host NULL) are filled with SPIRA__POISON_BYTE first, so
+     * that a slot a conversion leaves unwritten differs from the host's layout. */
+    int poison_builds;
     /* CG on the CUDA backend iterates through a CUDA graph where it can (solvers/cg_graph.c):
      * 0 as the library decides (8 iterations between host checks, doubling to 64), -1 never
      * (today's per-iteration path: the tests compare the two), n in 1..64: n iterations

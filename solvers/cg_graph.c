@@ -23,17 +23,24 @@
  * k starts at 8 and doubles up to SPIRA__CG_GRAPH_MAX, but is cut to what maxit leaves and
  * to what the last batch's rate of convergence predicts.
  *
- * Where the graph is not made, cg.c iterates as before: on the CPU backend (unless asked,
+ * A distributed solve on GPUs runs the same batches without the capture: its SpMV's halo
+ * exchange and its sums' allreduce are NCCL calls on the context's streams, which this file
+ * launches call by call (the sums kernel, the allreduce of its results, then the scalar
+ * step in a kernel of its own). What it saves is the wait: the host reads the scalars once
+ * a batch, not once an iteration, and the ranks' GPUs run on without it.
+ *
+ * Where neither is made, cg.c iterates as before: on the CPU backend (unless asked,
  * below); with a monitor (called every iteration with the host's view of it); with a
  * preconditioner other than none or Jacobi (Neumann's SpMVs and ILU's triangular solves
- * are not known to capture); in a distributed solve (its SpMV exchanges halos, its sums go
- * over the ranks); with ctx->cg_graph < 0; or when the SpMV's apply cannot be captured (a
- * call that synchronizes) or the graph not instantiated: the failure is not the solve's.
+ * are not known to capture); with ctx->cg_graph < 0; or when the SpMV's apply cannot be
+ * captured (a call that synchronizes) or the graph not instantiated: the failure is not
+ * the solve's.
  *
  * On the CPU backend with ctx->cg_graph > 0 (a test's choice, or SPIRA_CG_GRAPH=N) the same
  * batches run with each launch of the graph made by calls on the host (cpu_iteration: the
  * CPU's SpMV, sums and update around the same scalar step, cg_step.h): so CI, which has no
- * GPU, checks this file's half against cg.c, bit for bit (tests/test_cg_graph.c).
+ * GPU, checks this file's half against cg.c, bit for bit (tests/test_cg_graph.c; with MPI
+ * ranks, tests/test_dist.c).
  */
 #include "cg.h"
 #include "cg_step.h"
@@ -45,7 +52,7 @@
 #define FIRST_BATCH 8
 
 typedef struct {
-    void *exec;         /* one iteration (NULL on the CPU backend) */
+    void *exec;         /* one iteration (NULL: launched call by call, see launch) */
     uint64_t serial;    /* of the SpMV plan it captured */
     spira__cg_dev *dev; /* its scalars, where the context computes */
     spira__cg_dev h;    /* the host's copy */
@@ -53,10 +60,13 @@ typedef struct {
 
 #define GPU(e) ((e)->ctx->backend == SPIRA_BACKEND_CUDA)
 
+/* On GPUs, a distributed solve sums over the ranks on the device (comm->dsum), or not at
+ * all this way. */
 static int eligible(const spira__solve_env *e, const spira_solve_opts *o)
 {
     const spira__precond_ops *M = e->M->ops;
-    return e->ctx->cg_graph >= (GPU(e) ? 0 : 1) && !o->monitor && !e->comm &&
+    return e->ctx->cg_graph >= (GPU(e) ? 0 : 1) && !o->monitor &&
+           (!e->comm || !GPU(e) || e->comm->dsum) &&
            (M->is_identity || M == &spira__precond_jacobi);
 }
 
@@ -72,26 +82,35 @@ static cg_vectors vectors_of(const spira__solve_env *e)
     return v;
 }
 
-/* Record one iteration into g->exec. */
-static spira_status record(spira__solve_env *e, cg_graph *g)
+/* One iteration's launches on the device: what the graph holds. The multiply is counted
+ * by the runs (recorded, or launched ahead of the checks). */
+static spira_status device_iteration(spira__solve_env *e, cg_graph *g)
 {
-    g->serial = e->plan->serial;
-    if (!GPU(e)) return SPIRA_OK; /* cpu_iteration makes it at each launch */
     spira_context ctx = e->ctx;
     const cg_vectors v = vectors_of(e);
     const int32_t n = v.r->n;
     const spira_dtype t = v.r->dtype;
     const void *dinv = v.u ? e->M->v->data : NULL; /* Jacobi's D^-1 */
-    SPIRA__TRY(spira__cuda_capture_begin(ctx));
+    const spira__solve_comm *c = e->comm;
     spira_status s = spira__op(e, 1.0, v.z, 0.0, v.w);
-    spira__spmv_count(e->plan, -1); /* recorded, not made: the runs count theirs */
+    spira__spmv_count(e->plan, -1);
     if (s == SPIRA_OK)
         s = spira__cuda_cg_graph_sums(ctx, n, t, v.r->data, v.w->data, v.z->data, v.u != NULL,
-                                      g->dev);
+                                      c ? c->dsum : NULL, c ? c->data : NULL, g->dev);
     if (s == SPIRA_OK)
         s = spira__cuda_cg_graph_update(ctx, n, t, g->dev, v.z->data, v.w->data, v.p->data,
                                         v.s->data, v.r->data, dinv);
-    return spira__cuda_capture_end(ctx, s, &g->exec);
+    return s;
+}
+
+/* Record one iteration into g->exec; on the CPU backend and in a distributed solve there
+ * is nothing to record (launch makes the iterations call by call). */
+static spira_status record(spira__solve_env *e, cg_graph *g)
+{
+    g->serial = e->plan->serial;
+    if (!GPU(e) || e->comm) return SPIRA_OK;
+    SPIRA__TRY(spira__cuda_capture_begin(e->ctx));
+    return spira__cuda_capture_end(e->ctx, device_iteration(e, g), &g->exec);
 }
 
 /* One launch of the graph on the CPU backend: what its kernels do, by the CPU's calls. */
@@ -104,7 +123,7 @@ static spira_status cpu_iteration(spira__solve_env *e, cg_graph *g, spira_vector
     if (d->stop) return SPIRA_OK;
     double sum[3];
     spira_vector left[3] = {v.r, v.w, v.r}, right[3] = {v.r, v.z, v.z};
-    SPIRA__TRY(spira__dots(v.u ? 3 : 2, left, right, sum));
+    SPIRA__TRY(spira__env_dots(e, v.u ? 3 : 2, left, right, sum));
     spira__cg_step(d, sum, v.u != NULL);
     if (d->stop) return SPIRA_OK;
     SPIRA__TRY(spira__cg_update(d->alpha, d->beta, v.z, v.w, v.p, v.s, x, v.r));
@@ -113,8 +132,9 @@ static spira_status cpu_iteration(spira__solve_env *e, cg_graph *g, spira_vector
 
 static spira_status launch(spira__solve_env *e, cg_graph *g, spira_vector x, int k)
 {
-    if (GPU(e)) return spira__cuda_graph_launch(e->ctx, g->exec, k);
-    for (int i = 0; i < k; i++) SPIRA__TRY(cpu_iteration(e, g, x));
+    if (g->exec) return spira__cuda_graph_launch(e->ctx, g->exec, k);
+    for (int i = 0; i < k; i++)
+        SPIRA__TRY(GPU(e) ? device_iteration(e, g) : cpu_iteration(e, g, x));
     return SPIRA_OK;
 }
 

@@ -65,19 +65,25 @@ extern "C" spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spir
 
 /* ---- the graph's kernels ---------------------------------------------------------- */
 
-/* The sums of cg.c (spira__dots's reduction), then in the last block the iteration's scalar
- * work (cg_step.h). */
-template <typename T, int K>
+/* The sums of cg.c (spira__dots's reduction) into sc->out, then in the last block the
+ * iteration's scalar work (cg_step.h), unless STEP is false (a distributed solve: the sums
+ * go over the ranks first, and cg_graph_step_kernel steps). */
+template <typename T, int K, bool STEP>
 __global__ void __launch_bounds__(SPIRA__REDUCE_THREADS)
 cg_graph_sums_kernel(int n, spira__dot_pairs<T> a, spira__reduce_scratch *sc, spira__cg_dev *g)
 {
     if (g->stop) return; /* every block: the counter in sc stays at 0 */
     double sum[K];
     spira__dot_partials<T, K>(n, a, sum);
-    if (spira__grid_sums(sum, sc) && threadIdx.x == 0) spira__cg_step(g, sc->out, K == 3);
+    if (spira__grid_sums(sum, sc) && STEP && threadIdx.x == 0) spira__cg_step(g, sc->out, K == 3);
 }
 
-template <typename T>
+__global__ void cg_graph_step_kernel(const spira__reduce_scratch *sc, spira__cg_dev *g, int precond)
+{
+    if (!g->stop) spira__cg_step(g, sc->out, precond);
+}
+
+template <typename T, bool STEP>
 static void launch_sums(int n, cudaStream_t st, const void *r, const void *w, const void *z,
                         int with_dinv, spira__reduce_scratch *sc, spira__cg_dev *g)
 {
@@ -87,18 +93,32 @@ static void launch_sums(int n, cudaStream_t st, const void *r, const void *w, co
     a.x[1] = (const T *)w, a.y[1] = (const T *)z;
     a.x[2] = (const T *)r, a.y[2] = (const T *)z;
     const unsigned b = spira__reduce_blocks(n);
-    if (with_dinv) cg_graph_sums_kernel<T, 3><<<b, SPIRA__REDUCE_THREADS, 0, st>>>(n, a, sc, g);
-    else cg_graph_sums_kernel<T, 2><<<b, SPIRA__REDUCE_THREADS, 0, st>>>(n, a, sc, g);
+    if (with_dinv) cg_graph_sums_kernel<T, 3, STEP><<<b, SPIRA__REDUCE_THREADS, 0, st>>>(n, a, sc, g);
+    else cg_graph_sums_kernel<T, 2, STEP><<<b, SPIRA__REDUCE_THREADS, 0, st>>>(n, a, sc, g);
 }
 
 extern "C" spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
                                                   const void *r, const void *w, const void *z,
-                                                  int with_dinv, spira__cg_dev *g)
+                                                  int with_dinv, spira__device_sum_fn ranks_sum,
+                                                  void *ranks_data, spira__cg_dev *g)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
-    if (t == SPIRA_R64) launch_sums<double>(n, st, r, w, z, with_dinv, sc, g);
-    else launch_sums<float>(n, st, r, w, z, with_dinv, sc, g);
+    if (!ranks_sum) {
+        if (t == SPIRA_R64) launch_sums<double, true>(n, st, r, w, z, with_dinv, sc, g);
+        else launch_sums<float, true>(n, st, r, w, z, with_dinv, sc, g);
+        SPIRA__LAUNCHED(ctx);
+        return SPIRA_OK;
+    }
+    if (n == 0) /* a rank that owns no rows adds nothing */
+        SPIRA__CUDA(ctx, cudaMemsetAsync(sc->out, 0, SPIRA__DOTS_MAX * sizeof(double), st));
+    else if (t == SPIRA_R64) launch_sums<double, false>(n, st, r, w, z, with_dinv, sc, g);
+    else launch_sums<float, false>(n, st, r, w, z, with_dinv, sc, g);
+    SPIRA__LAUNCHED(ctx);
+    /* a rank that has stopped sums stale values with the others, which have stopped too:
+     * the step kernel leaves them unread */
+    SPIRA__TRY(ranks_sum(ranks_data, with_dinv ? 3 : 2, sc->out));
+    cg_graph_step_kernel<<<1, 1, 0, st>>>(sc, g, with_dinv);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
@@ -124,6 +144,7 @@ extern "C" spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n
                                                     const void *w, void *p, void *s, void *r,
                                                     const void *dinv)
 {
+    if (n == 0) return SPIRA_OK;
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     unsigned b = spira__blocks(n, THREADS);
     if (t == SPIRA_R64)

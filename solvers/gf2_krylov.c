@@ -4,7 +4,7 @@
  * next), one multiply and one inner product X^T (A^i Y) a term, the terms summed where the
  * context computes and copied to the host once at the end. A step moves the matrix (its
  * format's bytes), X and two blocks once each, and no host round trip.
- * Over the N devices of A's parts (gf2_parts.c) each holds X and both blocks whole: a step
+ * Over the N devices of A's parts (gf2_devices.c) each holds X and both blocks whole: a step
  * multiplies its rows of A into its rows of the next block, sends those rows to the other
  * N - 1 (peer copies on its stream), and its next multiply waits for theirs (events); its
  * share of X^T v (its own rows) needs nothing from them. The partial terms stay on their

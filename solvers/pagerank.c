@@ -331,16 +331,9 @@ static spira_status pagerank_reordered(spira_matrix G, spira_vector rank,
         o.reorder = SPIRA_REORDER_NONE;
         o.teleport = pt;
         s = pagerank(R->PA, NULL, NULL, pr, &o, info);
-        /* the ranks unless it failed before (or while) iterating */
-        if (info->reason != SPIRA_STOPPED_ERROR) {
-            spira_status t = spira__vector_gather(pr, R->iperm, rank);
-            if (t != SPIRA_OK) s = t, info->reason = SPIRA_STOPPED_ERROR;
-        }
-        info->reorder = R->kind;
-        info->reorder_ms = paid;
+        s = spira__reordered_back(R, s, &info->reason, pr, rank);
+        SPIRA__REORDER_REPORT(info, R, paid);
         info->setup_ms += setup;
-        info->bandwidth_before = R->band_before;
-        info->bandwidth_after = R->band_after;
     }
     spira_vector_destroy(pr);
     spira_vector_destroy(pt);

@@ -197,15 +197,9 @@ static spira_status power_reordered(spira_matrix A, spira_vector v, const spira_
         o.reorder = SPIRA_REORDER_NONE;
         o.use_initial_guess = 1;
         s = power(R->PA, NULL, pv, &o, info);
-        if (info->reason != SPIRA_STOPPED_ERROR) {
-            spira_status t = spira__vector_gather(pv, R->iperm, v);
-            if (t != SPIRA_OK) s = t, info->reason = SPIRA_STOPPED_ERROR;
-        }
-        info->reorder = R->kind;
-        info->reorder_ms = paid;
+        s = spira__reordered_back(R, s, &info->reason, pv, v);
+        SPIRA__REORDER_REPORT(info, R, paid);
         info->setup_ms += setup;
-        info->bandwidth_before = R->band_before;
-        info->bandwidth_after = R->band_after;
     }
     spira_vector_destroy(pv);
     return s;

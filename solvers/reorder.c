@@ -97,3 +97,13 @@ spira_status spira__reordered_get(spira_matrix A, spira_reorder kind, spira__reo
     /* A's format may have been named since (or be auto's): P A P^T follows it */
     return spira__matrix_format_follow((*R)->PA, A);
 }
+
+spira_status spira__reordered_back(const spira__reordered *R, spira_status s, spira_reason *reason,
+                                   spira_vector pv, spira_vector v)
+{
+    if (*reason == SPIRA_STOPPED_ERROR) return s;
+    spira_status t = spira__vector_gather(pv, R->iperm, v);
+    if (t == SPIRA_OK) return s;
+    *reason = SPIRA_STOPPED_ERROR;
+    return t;
+}

@@ -25,6 +25,17 @@ typedef struct {
  * follow A's. A must be square. */
 spira_status spira__reordered_get(spira_matrix A, spira_reorder kind, spira__reordered **R,
                                   double *paid_ms);
+/* The answer pv of a solve on R->PA into v in A's numbering (v[i] = pv[iperm[i]]), unless
+ * the solve failed before (or while) iterating, *reason SPIRA_STOPPED_ERROR, when v stays as
+ * it was; a failure here sets that reason. s: the solve's status, returned unless this
+ * fails. */
+spira_status spira__reordered_back(const spira__reordered *R, spira_status s, spira_reason *reason,
+                                   spira_vector pv, spira_vector v);
+/* What the reordering did, into any of the solvers' info structs (the same four fields). */
+#define SPIRA__REORDER_REPORT(info, R, paid_ms)                                           \
+    ((info)->reorder = (R)->kind, (info)->reorder_ms = (paid_ms),                         \
+     (info)->bandwidth_before = (R)->band_before, (info)->bandwidth_after = (R)->band_after)
+
 /* "none", "rcm", "degree" (NULL for a value out of range). */
 const char *spira__reorder_name(spira_reorder kind);
 

@@ -67,10 +67,15 @@ spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t, 
  * (r, r), (w, z) and, with dinv (Jacobi's D^-1), (r, z), reduced as spira__dots does; then
  * the iteration's check, alpha and beta into g. The update: cg_update's, with alpha and
  * beta read from g and x = g->x; with dinv, then z <- D^-1 r, the next iteration's
- * preconditioner apply (what Jacobi's spira__vector_pmul computes). z is r without dinv. */
+ * preconditioner apply (what Jacobi's spira__vector_pmul computes). z is r without dinv.
+ * With ranks_sum (a distributed solve's sum of device values over the ranks, on the
+ * context's stream), the sums are reduced, summed over the ranks, and only then stepped:
+ * three launches where the single process has one. */
+typedef spira_status (*spira__device_sum_fn)(void *data, int k, double *dv);
 spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
                                        const void *dr, const void *dw, const void *dz,
-                                       int with_dinv, spira__cg_dev *dg);
+                                       int with_dinv, spira__device_sum_fn ranks_sum,
+                                       void *ranks_data, spira__cg_dev *dg);
 spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n, spira_dtype t,
                                          const spira__cg_dev *dg, void *dz, const void *dw,
                                          void *dp, void *ds, void *dr, const void *ddinv);

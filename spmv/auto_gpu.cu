@@ -58,7 +58,8 @@ spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, 
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     *max_row = 0, *sum_sq = 0, *ndiag = -1;
     row_counts *dc = NULL;
-    SPIRA__TRY(spira__cuda_malloc(ctx, (void **)&dc, sizeof *dc, "row statistics scratch"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&dc, sizeof *dc,
+                                          "row statistics scratch"));
     spira_status s = spira__cuda_zero(ctx, dc, sizeof *dc);
     if (s == SPIRA_OK) {
         row_counts_kernel<<<spira__blocks(dA->nrows, kBlock), kBlock, 0, st>>>(dA->nrows,
@@ -67,16 +68,15 @@ spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, 
     }
     row_counts c = {0, 0};
     if (s == SPIRA_OK) s = spira__cuda_download(ctx, &c, dc, sizeof c); /* waits */
-    else spira__cuda_drain(ctx);
-    spira__cuda_free(ctx, dc);
+    spira__cuda_scratch_free(ctx, dc);
     if (s != SPIRA_OK) return s;
     *max_row = c.max_row;
     *sum_sq = (int64_t)c.sum_sq;
     if (!diagonals) return SPIRA_OK;
     uint8_t *flags = NULL;
     const size_t span = (size_t)dA->nrows + (size_t)dA->ncols - 1;
-    SPIRA__TRY(spira__cuda_malloc(ctx, (void **)&flags, span, "auto: diagonal flags"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&flags, span, "auto: diagonal flags"));
     s = spira__diagonals_flag(ctx, dA, flags, ndiag);
-    spira__cuda_free(ctx, flags);
+    spira__cuda_scratch_free(ctx, flags);
     return s;
 }

@@ -44,26 +44,41 @@ static void fill(const spira__csr *A, spira__cmrs *C)
     }
 }
 
-static spira_status cmrs_convert(spira_context ctx, const spira__csr *A, const char *opts,
-                                 void **layout)
+spira_status spira__cmrs_height(spira_context ctx, const spira__csr *A, const char *opts,
+                                int32_t *height)
 {
-    *layout = NULL;
-    long height;
-    SPIRA__TRY(spira__opt_long(ctx, opts, "height", A->dtype == SPIRA_R64 ? 4 : 8, &height));
-    if (height < 1 || height > 16 || (height & (height - 1)))
+    long h;
+    SPIRA__TRY(spira__opt_long(ctx, opts, "height", A->dtype == SPIRA_R64 ? 4 : 8, &h));
+    if (h < 1 || h > 16 || (h & (h - 1)))
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "cmrs option height=%ld: 1, 2, 4, 8 or 16", height);
+                            "cmrs option height=%ld: 1, 2, 4, 8 or 16", h);
     if (A->ncols > SPIRA__CMRS_MAX_COLS)
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
                             "cmrs: %d columns do not fit the %d bits beside the row within the "
                             "strip (at most %d)",
                             A->ncols, 32 - SPIRA__CMRS_BITS, SPIRA__CMRS_MAX_COLS);
+    *height = (int32_t)h;
+    return SPIRA_OK;
+}
+
+size_t spira__cmrs_bytes_of(int32_t nstrips, int32_t nnz, spira_dtype t)
+{
+    return ((size_t)nstrips + 1) * sizeof(int32_t) +
+           (size_t)nnz * (sizeof(uint32_t) + spira_dtype_size(t));
+}
+
+static spira_status cmrs_convert(spira_context ctx, const spira__csr *A, const char *opts,
+                                 void **layout)
+{
+    *layout = NULL;
+    int32_t height;
+    SPIRA__TRY(spira__cmrs_height(ctx, A, opts, &height));
     spira__cmrs *C = spira__calloc(1, sizeof *C);
     if (!C) return spira__nomem(ctx, "CMRS layout", sizeof *C);
     C->nrows = A->nrows;
     C->ncols = A->ncols;
     C->nnz = A->nnz;
-    C->height = (int32_t)height;
+    C->height = height;
     C->nstrips = (int32_t)(((int64_t)A->nrows + height - 1) / height);
     C->dtype = A->dtype;
     spira_status s = spira__alloc(ctx, (void **)&C->strip_ptr, (size_t)C->nstrips + 1,
@@ -113,8 +128,7 @@ static void cmrs_apply(const void *layout, double alpha, const void *x, double b
 static size_t cmrs_bytes(const void *layout)
 {
     const spira__cmrs *C = (const spira__cmrs *)layout;
-    return ((size_t)C->nstrips + 1) * sizeof(int32_t) +
-           (size_t)C->nnz * (sizeof(uint32_t) + spira_dtype_size(C->dtype));
+    return spira__cmrs_bytes_of(C->nstrips, C->nnz, C->dtype);
 }
 
 extern const spira__format_gpu spira__cmrs_gpu;

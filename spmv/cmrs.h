@@ -34,6 +34,14 @@ typedef struct {
     void *val;          /* nnz values of dtype, in the order of packed */
 } spira__cmrs;
 
+/* The option height (default 4 in double, 8 in float) and the column refusal, shared by
+ * the host conversion (cmrs.c) and the one on the GPU (cmrs_gpu.cu, whose device handle is
+ * a spira__cmrs with its arrays on the device). */
+spira_status spira__cmrs_height(spira_context ctx, const spira__csr *A, const char *opts,
+                                int32_t *height);
+/* The matrix bytes one multiply reads from a layout of these sizes. */
+size_t spira__cmrs_bytes_of(int32_t nstrips, int32_t nnz, spira_dtype t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -23,8 +23,9 @@
  * y must hold beta*y beforehand (the coo format scales it; hyb's ELL part writes it).
  *
  * The conversion on the GPU (spira__coo_dev_build) makes the row indices by expanding row
- * offsets (rows_gpu.cu: a mark and a max-scan, balanced however long the rows are); for
- * HYB's remainder the offsets are a scan of the rows' lengths beyond K, and a thread per
+ * offsets (rows_gpu.cu: one kernel, balanced however long the rows are, no scratch, no
+ * wait): the whole matrix's build allocates its row and carry arrays and waits for nothing;
+ * for HYB's remainder the offsets are a scan of the rows' lengths beyond K, and a thread per
  * entry gathers its column and value from the CSR.
  */
 #include "coo_gpu.cuh"
@@ -298,8 +299,9 @@ spira_status spira__coo_dev_build(spira_context ctx, void *dev, const spira__csr
     }
     /* the remainder beyond skip: its row offsets first (scratch), then its size */
     int32_t *off = NULL;
-    SPIRA__TRY(spira__cuda_malloc(ctx, (void **)&off, ((size_t)dA->nrows + 1) * sizeof(int32_t),
-                                  "COO row offsets (scratch)"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&off,
+                                          ((size_t)dA->nrows + 1) * sizeof(int32_t),
+                                          "COO row offsets (scratch)"));
     spira_status s = spira__rows_dev_tail_offsets(ctx, dA, skip, off, &d->nnz);
     if (s == SPIRA_OK) {
         const size_t ib = (size_t)d->nnz * sizeof(int32_t);
@@ -314,7 +316,7 @@ spira_status spira__coo_dev_build(spira_context ctx, void *dev, const spira__csr
     if (s == SPIRA_OK && d->nnz > 0)
         s = d->dtype == SPIRA_R64 ? coo_gather<double>(ctx, dA, skip, off, d)
                                   : coo_gather<float>(ctx, dA, skip, off, d);
-    spira__cuda_free(ctx, off); /* waits for the gather (cudaFree synchronizes) */
+    spira__cuda_scratch_free(ctx, off); /* in stream order: after the gather */
     if (s != SPIRA_OK) return s;
     return coo_dev_size(ctx, dev, interval, d);
 }

@@ -1,16 +1,9 @@
 /*
  * csr_vector.c - the csr-vector format (see csr_vector.h): the borrowed CSR of the family
- * (csr.h) and the vector width rule; the kernel is in csr_vector_gpu.cu.
+ * (csr.h); the vector width rule is in csr_vector.h, the kernel in csr_vector_gpu.cu.
  */
 #include "csr_vector.h"
 #include "csr.h"
-
-int spira__csr_vector_lanes(double mean_row)
-{
-    int v = 2;
-    while (v < 32 && v < mean_row) v *= 2;
-    return v;
-}
 
 extern const spira__format_gpu spira__csr_vector_gpu;
 

@@ -15,7 +15,12 @@ extern "C" {
 /* V, the threads that share a row: the smallest power of two >= mean_row, at least 2 and
  * at most 32 (a warp). A row of mean length then keeps most of its V lanes busy in the
  * first pass, and V = 32 rows stride through their entries a full warp at a time. */
-int spira__csr_vector_lanes(double mean_row);
+static inline SPIRA__HOST_DEVICE int spira__csr_vector_lanes(double mean_row)
+{
+    int v = 2;
+    while (v < 32 && v < mean_row) v *= 2;
+    return v;
+}
 
 #ifdef __cplusplus
 }

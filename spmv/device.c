@@ -39,6 +39,8 @@ spira_status spira__dev_clone(spira_context ctx, void *dev, const spira__dev_arr
         h->member[h->n++] = member; /* recorded first: a failed clone may leave memory */
         SPIRA__TRY(a[i].host ? spira__cuda_clone(ctx, member, a[i].host, a[i].bytes, a[i].what)
                              : spira__cuda_malloc(ctx, member, a[i].bytes, a[i].what));
+        if (!a[i].host && ctx->poison_builds && a[i].bytes)
+            SPIRA__TRY(spira__cuda_poison(ctx, *member, a[i].bytes));
     }
     return SPIRA_OK;
 }

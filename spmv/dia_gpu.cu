@@ -122,14 +122,12 @@ spira_status dia_offsets(spira_context ctx, dia_dev *d, const uint8_t *flags, lo
                                                 (long long *)nullptr, span, st));
     void *scratch = NULL;
     const size_t head = 256; /* the count selected (not read: the reduce counted them) */
-    SPIRA__TRY(spira__cuda_malloc(ctx, &scratch, head + temp, "DIA offset scratch"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &scratch, head + temp, "DIA offset scratch"));
     spira_status s = spira__cuda_status(
         ctx, cub::DeviceSelect::Flagged((char *)scratch + head, temp, offset, flags, d->offsets,
                                         (long long *)scratch, span, st),
         "cub::DeviceSelect::Flagged", __FILE__, __LINE__);
-    if (s == SPIRA_OK) s = spira__cuda_synchronize(ctx); /* the select is done with scratch */
-    else spira__cuda_drain(ctx);
-    spira__cuda_free(ctx, scratch);
+    spira__cuda_scratch_free(ctx, scratch); /* in stream order: after the select */
     return s;
 }
 
@@ -163,7 +161,7 @@ static spira_status dia_dev_build(spira_context ctx, const spira__csr *A,
     int64_t ndiag = 0, pitch = 0;
     spira_status s = SPIRA_OK;
     if (span) {
-        s = spira__cuda_malloc(ctx, (void **)&flags, (size_t)span, "DIA diagonal flags");
+        s = spira__cuda_scratch_malloc(ctx, (void **)&flags, (size_t)span, "DIA diagonal flags");
         if (s == SPIRA_OK) s = spira__diagonals_flag(ctx, dA, flags, &ndiag);
     }
     if (s == SPIRA_OK) s = spira__dia_check(ctx, A->nrows, A->nnz, ndiag, max_fill, &pitch);
@@ -181,7 +179,7 @@ static spira_status dia_dev_build(spira_context ctx, const spira__csr *A,
     if (s == SPIRA_OK && ndiag)
         s = d->dtype == SPIRA_R64 ? dia_fill_launch<double>(ctx, d, dA)
                                   : dia_fill_launch<float>(ctx, d, dA);
-    spira__cuda_free(ctx, flags);
+    spira__cuda_scratch_free(ctx, flags); /* in stream order: after the fill */
     if (s == SPIRA_OK)
         *bytes = (size_t)d->ndiag * sizeof(int32_t) + (size_t)d->ndiag * (size_t)d->pitch * es;
     return s;

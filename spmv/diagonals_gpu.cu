@@ -11,6 +11,7 @@
  * stores to one byte. Threads that race on a flag all store 1.
  */
 #include "diagonals_gpu.cuh"
+#include "rows_gpu.cuh"
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
 
@@ -29,15 +30,7 @@ __global__ void __launch_bounds__(kBlock)
     const long long stride = (long long)gridDim.x * blockDim.x * kItems;
     for (long long k0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * kItems; k0 < nnz;
          k0 += stride) {
-        /* the row of k0: the last i with rp[i] <= k0 (rp[0] = 0 <= k0 < rp[nrows] = nnz),
-         * which skips empty rows */
-        int lo = 0, hi = nrows;
-        while (hi - lo > 1) {
-            const int mid = lo + (hi - lo) / 2;
-            if (rp[mid] <= k0) lo = mid;
-            else hi = mid;
-        }
-        int i = lo, next = rp[lo + 1];
+        int i = spira__row_of(rp, nrows, k0), next = rp[i + 1];
         const int end = k0 + kItems < nnz ? (int)k0 + kItems : nnz;
         for (int k = (int)k0; k < end; k++) {
             while (k >= next) next = rp[++i + 1]; /* k < nnz = rp[nrows]: i stays < nrows */
@@ -55,15 +48,14 @@ spira_status spira__diagonals_flag(spira_context ctx, const spira__csr_dev *dA, 
     *ndiag = 0;
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     const long long span = (long long)dA->nrows + dA->ncols - 1;
-    /* the count in the first 8 bytes of one scratch block, CUB's storage after them;
-     * allocated first, so that no failure leaves work in flight on what the caller frees */
+    /* the count in the first 8 bytes of one scratch block, CUB's storage after them */
     const auto plus = cuda::std::plus<long long>();
     size_t temp = 0;
     SPIRA__CUDA(ctx, cub::DeviceReduce::Reduce(nullptr, temp, flags, (long long *)nullptr, span,
                                                plus, 0LL, st));
     void *scratch = NULL;
     const size_t head = 256; /* keeps CUB's storage aligned */
-    SPIRA__TRY(spira__cuda_malloc(ctx, &scratch, head + temp, "diagonal count scratch"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &scratch, head + temp, "diagonal count scratch"));
     long long *dcount = (long long *)scratch, n = 0;
     spira_status s = spira__cuda_zero(ctx, flags, (size_t)span);
     if (s == SPIRA_OK) {
@@ -78,8 +70,7 @@ spira_status spira__diagonals_flag(spira_context ctx, const spira__csr_dev *dA, 
                                                          dcount, span, plus, 0LL, st),
                                "cub::DeviceReduce::Reduce", __FILE__, __LINE__);
     if (s == SPIRA_OK) s = spira__cuda_download(ctx, &n, dcount, sizeof n); /* waits */
-    else spira__cuda_drain(ctx);
-    spira__cuda_free(ctx, scratch);
+    spira__cuda_scratch_free(ctx, scratch); /* in stream order: after what reads it */
     *ndiag = n;
     return s;
 }

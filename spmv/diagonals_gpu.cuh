@@ -20,12 +20,4 @@
 spira_status spira__diagonals_flag(spira_context ctx, const spira__csr_dev *dA, uint8_t *flags,
                                    int64_t *ndiag);
 
-/* After a failure with work enqueued: wait for the context's stream, keeping the error
- * already recorded, so that nothing in flight still uses the scratch about to be freed. */
-static inline void spira__cuda_drain(spira_context ctx)
-{
-    if (cudaStreamSynchronize((cudaStream_t)spira__cuda_stream(ctx)) != cudaSuccess)
-        cudaGetLastError();
-}
-
 #endif

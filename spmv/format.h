@@ -55,6 +55,9 @@ typedef struct spira__format_gpu {
     spira_status (*apply)(spira_context ctx, void *dev, double alpha, const void *dx,
                           double beta, void *dy);
     void (*release)(spira_context ctx, void *dev);
+    /* Optional: the format's stats line (spira__format.stats) for a handle built on the GPU,
+     * which has no host layout to ask; the string lives in the handle. */
+    const char *(*stats)(const void *dev);
 } spira__format_gpu;
 
 typedef struct spira__format {
@@ -74,6 +77,14 @@ typedef struct spira__format {
     const char *(*stats)(const void *layout);
     const spira__format_gpu *gpu; /* NULL: no kernel in this build */
 } spira__format;
+
+/* A rule both halves of a format apply (a header's static inline function), callable from
+ * a kernel too when nvcc compiles it. */
+#ifdef __CUDACC__
+#define SPIRA__HOST_DEVICE __host__ __device__
+#else
+#define SPIRA__HOST_DEVICE
+#endif
 
 /* A format's device half where it was built, NULL where it was not. */
 #ifdef HAVE_CUDA

@@ -40,13 +40,14 @@ CUDA_SRCS += spmv/cusparse_gpu.cu
 # what formats share: the device CSR (csr_gpu.cuh), one CSR row by a vector of lanes
 # (csr-vector, LightSpMV, ILU's sweeps), the device CSR's row structure with CUB for the
 # conversions on the GPU, ELL/COO kernels (HYB's halves), padded widths, PKT's partition
-noinst_HEADERS += spmv/csr_gpu.cuh spmv/csr_row.cuh spmv/rows_gpu.cuh spmv/coo_gpu.cuh \
-	spmv/ell_gpu.cuh spmv/hyb_gpu.cuh spmv/padding.h
-CUDA_SRCS += spmv/rows_gpu.cu
+noinst_HEADERS += spmv/csr_gpu.cuh spmv/csr_row.cuh spmv/rows_gpu.cuh spmv/sort_gpu.cuh \
+	spmv/coo_gpu.cuh spmv/ell_gpu.cuh spmv/hyb_gpu.cuh spmv/padding.h
+CUDA_SRCS += spmv/rows_gpu.cu spmv/suraa_convert_gpu.cu
 libspira_spmv_la_SOURCES += spmv/padding.c spmv/pkt_partition.c
 
 # SpMV over GF(2) (Schmidt, Aribowo, Dang): its own formats over the same plan machinery
-libspira_spmv_la_SOURCES += spmv/gf2/gf2.c spmv/gf2/gf2_csr.c spmv/gf2/gf2_sliced.c \
-	spmv/gf2/gf2_parts.c
-noinst_HEADERS += spmv/gf2/gf2.h
-CUDA_SRCS += spmv/gf2/gf2_gpu.cu
+libspira_spmv_la_SOURCES += spmv/gf2/gf2.c spmv/gf2/gf2_csr.c spmv/gf2/gf2_sliced.c
+libspira_spmv_la_SOURCES += spmv/gf2/gf2_dense.c spmv/gf2/gf2_combined.c spmv/gf2/gf2_devices.c
+noinst_HEADERS += spmv/gf2/gf2.h spmv/gf2/gf2_parts.h spmv/gf2/gf2_dev.cuh
+CUDA_SRCS += spmv/gf2/gf2_gpu.cu spmv/gf2/gf2_dense_gpu.cu spmv/gf2/gf2_build_gpu.cu \
+	spmv/gf2/gf2_combined_gpu.cu

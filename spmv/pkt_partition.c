@@ -13,6 +13,12 @@
  * (The ordering itself is lib/reorder.c's, shared with the solvers' reorder option.)
  * RCM gives a small bandwidth, so a block's neighbours are mostly within the block or the
  * two blocks beside it: good for meshes, never as good as METIS on irregular graphs.
+ *
+ * The partition stays on the host when the other conversions moved to the GPU: METIS is a
+ * host library, and RCM is a breadth-first search whose order depends on every level before
+ * it (a level-synchronous GPU search would give another order, hence other packets). Its
+ * cost and the packing's are in the plan's stats ("host ms: partition, packets"), which
+ * spira-spmv prints; the README has the measured figures.
  */
 #include "pkt.h"
 

@@ -4,14 +4,17 @@
  * and the expansion of row offsets into one row index per entry.
  *
  * Row lengths are never stored: CUB reads them through an iterator that differences
- * row_ptr. The expansion is a mark and a scan, so that its cost does not depend on how the
- * entries spread over rows (a thread or warp per row would leave one thread walking a
- * dense row of millions): every non-empty row i marks drow[doff[i]] = i in a zeroed array,
- * and an inclusive max-scan carries each mark over its row (non-empty rows start at
- * distinct, increasing positions; position 0 belongs to the first of them).
+ * row_ptr. The expansion gives each thread a run of kItems consecutive entries and finds
+ * the row of the first by a binary search in the offsets (spira__row_of), so that its cost
+ * does not depend on how the entries spread over rows (a thread or warp per row would leave
+ * one thread walking a dense row of millions): one kernel that writes each entry's row
+ * once, where a mark in a zeroed array and a max-scan over it would write and read the
+ * array three times in three launches, with CUB's scratch.
  *
- * Each call makes one allocation (the call's own scratch ahead of CUB's temporary storage:
- * cudaMalloc is not cheap), freed by `scratch`'s destructor on every path.
+ * Each call makes one allocation (the call's own scratch ahead of CUB's temporary storage),
+ * stream-ordered (spira__cuda_scratch_malloc), freed by `scratch`'s destructor on every path
+ * without waiting for the device: a call that returns no host value enqueues its work and
+ * returns.
  */
 #include "rows_gpu.cuh"
 #include "cuda/check.cuh"
@@ -20,7 +23,6 @@
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cuda/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -29,12 +31,12 @@ namespace {
 constexpr int kBlock = 256;
 constexpr size_t kAlign = 256; /* CUB's temporary storage starts this aligned */
 
-/* Device memory of this call, freed when the call returns, whichever way. */
+/* Device memory of this call, freed in stream order when the call returns, whichever way. */
 struct scratch {
     spira_context ctx;
     void *p = nullptr;
     explicit scratch(spira_context c) : ctx(c) {}
-    ~scratch() { spira__cuda_free(ctx, p); }
+    ~scratch() { spira__cuda_scratch_free(ctx, p); }
     scratch(const scratch &) = delete;
     scratch &operator=(const scratch &) = delete;
 };
@@ -62,13 +64,20 @@ lengths(const spira__csr_dev *dA, int skip)
 
 cudaStream_t stream_of(spira_context ctx) { return (cudaStream_t)spira__cuda_stream(ctx); }
 
+constexpr int kItems = 4; /* entries a thread in the expansion: one row search for 4 */
+
 __global__ void __launch_bounds__(kBlock)
-    mark_starts_kernel(int nrows, const int *__restrict__ off, int *__restrict__ row)
+    expand_kernel(int nrows, const int *__restrict__ off, int n, int *__restrict__ row)
 {
-    const unsigned stride = gridDim.x * blockDim.x;
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)nrows; i += stride) {
-        const int b = off[i];
-        if (off[i + 1] > b) row[b] = (int)i;
+    const long long stride = (long long)gridDim.x * blockDim.x * kItems;
+    for (long long q0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * kItems; q0 < n;
+         q0 += stride) {
+        int i = spira__row_of(off, nrows, q0), next = off[i + 1];
+        const int end = q0 + kItems < n ? (int)q0 + kItems : n;
+        for (int q = (int)q0; q < end; q++) {
+            while (q >= next) next = off[++i + 1]; /* q < n = off[nrows]: i stays < nrows */
+            row[q] = i;
+        }
     }
 }
 
@@ -83,7 +92,7 @@ spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, in
     SPIRA__CUDA(ctx, cub::DeviceReduce::Max(nullptr, tb, lengths(dA, 0), (int *)nullptr,
                                             dA->nrows, st));
     scratch s(ctx);
-    SPIRA__TRY(spira__cuda_malloc(ctx, &s.p, kAlign + tb, "longest row (CUB scratch)"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s.p, kAlign + tb, "longest row (CUB scratch)"));
     int *out = (int *)s.p;
     SPIRA__CUDA(ctx, cub::DeviceReduce::Max((char *)s.p + kAlign, tb, lengths(dA, 0), out,
                                             dA->nrows, st));
@@ -106,7 +115,8 @@ spira_status spira__rows_dev_hist(spira_context ctx, const spira__csr_dev *dA, i
                                                          (int *)nullptr, cap + 1, 0, cap,
                                                          dA->nrows, st));
     scratch s(ctx);
-    SPIRA__TRY(spira__cuda_malloc(ctx, &s.p, hb + tb, "row-length histogram (CUB scratch)"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s.p, hb + tb,
+                                          "row-length histogram (CUB scratch)"));
     int *dh = (int *)s.p;
     SPIRA__CUDA(ctx, cub::DeviceHistogram::HistogramEven((char *)s.p + hb, tb, lengths(dA, 0),
                                                          dh, cap + 1, 0, cap, dA->nrows, st));
@@ -123,7 +133,7 @@ spira_status spira__rows_dev_tail_offsets(spira_context ctx, const spira__csr_de
     size_t tb = 0;
     SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(nullptr, tb, lengths(dA, skip), doff, n, st));
     scratch s(ctx);
-    SPIRA__TRY(spira__cuda_malloc(ctx, &s.p, tb, "row offsets (CUB scratch)"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s.p, tb, "row offsets (CUB scratch)"));
     SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(s.p, tb, lengths(dA, skip), doff, n, st));
     return spira__cuda_download(ctx, total, doff + dA->nrows, sizeof *total);
 }
@@ -132,15 +142,9 @@ spira_status spira__rows_dev_expand(spira_context ctx, int32_t nrows, const int3
                                     int32_t n, int32_t *drow)
 {
     if (n == 0 || nrows == 0) return SPIRA_OK;
-    cudaStream_t st = stream_of(ctx);
-    size_t tb = 0;
-    SPIRA__CUDA(ctx, cub::DeviceScan::InclusiveScan(nullptr, tb, drow, cuda::maximum<int>(), n,
-                                                    st));
-    scratch s(ctx);
-    SPIRA__TRY(spira__cuda_malloc(ctx, &s.p, tb, "row expansion (CUB scratch)"));
-    SPIRA__TRY(spira__cuda_zero(ctx, drow, (size_t)n * sizeof(int32_t)));
-    mark_starts_kernel<<<spira__blocks(nrows, kBlock), kBlock, 0, st>>>(nrows, doff, drow);
+    const long long runs = ((long long)n + kItems - 1) / kItems;
+    expand_kernel<<<spira__blocks(runs, kBlock), kBlock, 0, stream_of(ctx)>>>(nrows, doff, n,
+                                                                              drow);
     SPIRA__LAUNCHED(ctx);
-    SPIRA__CUDA(ctx, cub::DeviceScan::InclusiveScan(s.p, tb, drow, cuda::maximum<int>(), n, st));
     return SPIRA_OK;
 }

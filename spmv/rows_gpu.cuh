@@ -25,10 +25,24 @@ spira_status spira__rows_dev_hist(spira_context ctx, const spira__csr_dev *dA, i
 spira_status spira__rows_dev_tail_offsets(spira_context ctx, const spira__csr_dev *dA,
                                           int32_t skip, int32_t *doff, int32_t *total);
 
-/* drow[q] = the i with doff[i] <= q < doff[i + 1], for q < n = doff[nrows] (doff
+/* drow[q] = the i with doff[i] <= q < doff[i + 1], for q < n = doff[nrows] (doff[0] = 0,
  * nondecreasing, device; drow: device, n values): the row index of every entry of a
  * row-major layout whose rows start at doff. No wait. */
 spira_status spira__rows_dev_expand(spira_context ctx, int32_t nrows, const int32_t *doff,
                                     int32_t n, int32_t *drow);
+
+/* The row of entry k < nnz of a CSR with nrows rows (rp[0] = 0 <= k < rp[nrows] = nnz): the
+ * last i with rp[i] <= k, which skips empty rows. A binary search, for kernels that give
+ * each thread a run of entries whatever rows they fall in (balanced over long rows). */
+__device__ __forceinline__ int spira__row_of(const int *__restrict__ rp, int nrows, long long k)
+{
+    int lo = 0, hi = nrows;
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        if (rp[mid] <= k) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
 
 #endif

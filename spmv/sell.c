@@ -51,23 +51,60 @@ static void sell_destroy(void *layout)
     spira__free(S);
 }
 
+spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t *sigma)
+{
+    const int32_t C = SPIRA__SELL_C;
+    long v;
+    SPIRA__TRY(spira__opt_long(ctx, opts, "sigma", SPIRA__SELL_SIGMA_DEFAULT, &v));
+    if (v != 1 && (v < C || v % C || v > INT32_MAX - C))
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "sell option sigma=%ld: 1 (no sorting) or a positive multiple of "
+                            "%d (the rows a sorting window holds)",
+                            v, C);
+    *sigma = (int32_t)v;
+    return SPIRA_OK;
+}
+
+spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots)
+{
+    return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                        "sell refuses: the first %d of %d slices already hold %lld "
+                        "slots (padding included), beyond the 32-bit index range (%d)",
+                        sl + 1, nslices, (long long)slots, INT32_MAX);
+}
+
+size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int64_t slots, spira_dtype t)
+{
+    return (size_t)slots * (sizeof(int32_t) + spira_dtype_size(t)) +
+           ((size_t)nslices + 1 + (size_t)nrows) * sizeof(int32_t);
+}
+
+void spira__sell_describe(spira__sell *S, int64_t slots, int32_t longest)
+{
+    const int32_t C = SPIRA__SELL_C;
+    /* what ELL would store: the longest row for every row, rows rounded up to 32 */
+    double ell = (double)longest * (double)S->nslices * C;
+    if (S->nnz)
+        snprintf(S->stats, sizeof S->stats,
+                 "sigma %d, %d slices of %d rows, padding %.3f slots a nonzero (ELL: %.3f)",
+                 S->sigma, S->nslices, C, (double)slots / S->nnz, ell / S->nnz);
+    else
+        snprintf(S->stats, sizeof S->stats, "sigma %d, %d slices of %d rows, no nonzeros",
+                 S->sigma, S->nslices, C);
+}
+
 /* Option sigma=N: 1 (no sorting: SELL-C-1) or a positive multiple of C. */
 static spira_status sell_convert(spira_context ctx, const spira__csr *A, const char *opts,
                                  void **layout)
 {
     *layout = NULL;
     const int32_t C = SPIRA__SELL_C;
-    long sigma;
-    SPIRA__TRY(spira__opt_long(ctx, opts, "sigma", SPIRA__SELL_SIGMA_DEFAULT, &sigma));
-    if (sigma != 1 && (sigma < C || sigma % C || sigma > INT32_MAX - C))
-        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "sell option sigma=%ld: 1 (no sorting) or a positive multiple of "
-                            "%d (the rows a sorting window holds)",
-                            sigma, C);
+    int32_t sigma;
+    SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, &sigma));
     spira__sell *S = spira__calloc(1, sizeof *S);
     if (!S) return spira__nomem(ctx, "SELL layout", sizeof *S);
     S->nrows = A->nrows, S->ncols = A->ncols, S->nnz = A->nnz, S->dtype = A->dtype;
-    S->sigma = (int32_t)sigma;
+    S->sigma = sigma;
     S->nslices = (int32_t)(((int64_t)A->nrows + C - 1) / C);
     uint64_t *keys = NULL;
     spira_status s = spira__alloc(ctx, (void **)&S->perm, (size_t)A->nrows, sizeof(int32_t),
@@ -97,10 +134,7 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
         slots += (int64_t)width * C;
         if (slots > INT32_MAX) {
             sell_destroy(S);
-            return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
-                                "sell refuses: the first %d of %d slices already hold %lld "
-                                "slots (padding included), beyond the 32-bit index range (%d)",
-                                sl + 1, S->nslices, (long long)slots, INT32_MAX);
+            return spira__sell_refuse(ctx, sl, S->nslices, slots);
         }
         S->slice_ptr[sl + 1] = (int32_t)slots;
     }
@@ -121,18 +155,10 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
             memcpy((char *)S->vals + at * es, (const char *)A->val + (size_t)(b + k) * es, es);
         }
     }
-    /* what ELL would store: the longest row for every row, rows rounded up to 32 */
     int32_t longest = 0;
     for (int32_t i = 0; i < A->nrows; i++)
         if (A->row_ptr[i + 1] - A->row_ptr[i] > longest) longest = A->row_ptr[i + 1] - A->row_ptr[i];
-    double ell = (double)longest * (double)S->nslices * C;
-    if (A->nnz)
-        snprintf(S->stats, sizeof S->stats,
-                 "sigma %d, %d slices of %d rows, padding %.3f slots a nonzero (ELL: %.3f)",
-                 S->sigma, S->nslices, C, (double)slots / A->nnz, ell / A->nnz);
-    else
-        snprintf(S->stats, sizeof S->stats, "sigma %d, %d slices of %d rows, no nonzeros",
-                 S->sigma, S->nslices, C);
+    spira__sell_describe(S, slots, longest);
     *layout = S;
     return SPIRA_OK;
 }
@@ -166,9 +192,7 @@ static void sell_apply(const void *layout, double alpha, const void *x, double b
 static size_t sell_bytes(const void *layout)
 {
     const spira__sell *S = (const spira__sell *)layout;
-    size_t slots = (size_t)S->slice_ptr[S->nslices];
-    return slots * (sizeof(int32_t) + spira_dtype_size(S->dtype)) +
-           ((size_t)S->nslices + 1 + (size_t)S->nrows) * sizeof(int32_t);
+    return spira__sell_bytes_of(S->nrows, S->nslices, S->slice_ptr[S->nslices], S->dtype);
 }
 
 static const char *sell_stats(const void *layout)

@@ -33,6 +33,18 @@ typedef struct {
     char stats[160];    /* sigma, slices and the padding ratio, for benchmarks */
 } spira__sell;
 
+/* What the host conversion (sell.c) and the one on the GPU (sell_gpu.cu, whose device
+ * handle is a spira__sell with its arrays on the device) share, so that they refuse, size
+ * and describe a layout in the same words. */
+/* Option sigma: 1 (no sorting) or a positive multiple of C, else SPIRA_ERR_INVALID_ARG. */
+spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t *sigma);
+/* The refusal when the first sl + 1 of nslices slices hold slots > INT32_MAX slots. */
+spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots);
+/* The matrix bytes one multiply reads from a layout of these sizes. */
+size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int64_t slots, spira_dtype t);
+/* S->stats from its sizes, its slots and its longest row. */
+void spira__sell_describe(spira__sell *S, int64_t slots, int32_t longest);
+
 #ifdef __cplusplus
 }
 #endif

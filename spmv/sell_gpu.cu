@@ -4,23 +4,103 @@
  * lane, consecutive addresses, so every matrix load is coalesced as in ELL, but each slice
  * is only as wide as its own longest row. A row stops at its first padding slot (column
  * -1); its sum goes to y at the row's original index (perm).
+ *
+ * The conversion on the GPU (sell_dev_build) makes the host conversion's layout array for
+ * array: the longest row K (a reduce, one wait), the rows sorted by (window, K - length)
+ * with a stable sort (sort_gpu.cuh; ties in row order, as sell.c's keys end with the
+ * row), so perm is the host's; each slice's width as the longest of its 32 rows (a warp a
+ * slice, a shuffle max), an exclusive scan of the widths in 64 bits (the one more wait:
+ * the slot count, checked against the 32-bit index range and sized before the columns and
+ * values are allocated), then the fill: a warp a slice, a thread a row, writing slot k*32 +
+ * lane of its slice for every k below the width, the row's k-th entry or padding. The
+ * fill's writes are coalesced as the multiply's reads, and it walks each slice as the
+ * multiply does, so it costs about what a multiply costs, dense rows included.
  */
 #include "device.h"
+#include "rows_gpu.cuh"
 #include "sell.h"
+#include "sort_gpu.cuh"
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
+
+#include <cub/device/device_scan.cuh>
 
 namespace {
 
 constexpr int kSellBlock = 256;
 static_assert(SPIRA__SELL_C == 32, "a slice is a warp");
 
-typedef struct {
-    int32_t nrows, nslices;
-    spira_dtype dtype;
-    int32_t *slice_ptr, *perm, *cols; /* device */
-    void *vals;                       /* device */
-} sell_dev;
+/* The handle: the host layout's struct, its arrays on the device (slice_ptr, perm, cols,
+ * vals), its stats written by the build or copied by the upload. */
+typedef spira__sell sell_dev;
+
+/* The sort key of row i: its window above its length's complement to K, so that the sort
+ * keeps windows apart and puts longer rows first within them. */
+struct window_key {
+    const int *rp;
+    int sigma, K, lbits;
+    __device__ unsigned long long operator()(int i) const
+    {
+        const unsigned long long w = (unsigned)(i / sigma);
+        return w << lbits | (unsigned)(K - (rp[i + 1] - rp[i]));
+    }
+};
+
+/* w[s] = 32 * the longest of slice s's rows (perm order), w[nslices] = 0: a warp a slice. */
+__global__ void __launch_bounds__(kSellBlock)
+    width_kernel(int nrows, int nslices, const int *__restrict__ rp, const int *__restrict__ perm,
+                 long long *__restrict__ w)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned nwarps = gridDim.x * (blockDim.x / 32);
+    const unsigned first = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    if (first == 0 && lane == 0) w[nslices] = 0;
+    for (unsigned sl = first; sl < (unsigned)nslices; sl += nwarps) {
+        const unsigned r = sl * 32 + lane;
+        int len = 0;
+        if (r < (unsigned)nrows) {
+            const int i = perm[r];
+            len = rp[i + 1] - rp[i];
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1)
+            len = max(len, __shfl_xor_sync(0xffffffffu, len, off));
+        if (lane == 0) w[sl] = 32LL * len;
+    }
+}
+
+/* Slice sl's slots from at[sl] (the scanned widths, slots <= INT32_MAX): lane l writes row
+ * sl*32 + l's entries and padding; lane 0 sets slice_ptr[sl], slice_ptr[nslices] by the last
+ * slice's warp. */
+template <typename T>
+__global__ void __launch_bounds__(kSellBlock)
+    sell_fill_kernel(int nrows, int nslices, const long long *__restrict__ at,
+                     const int *__restrict__ perm, const int *__restrict__ rp,
+                     const int *__restrict__ ci, const T *__restrict__ v,
+                     int *__restrict__ slice_ptr, int *__restrict__ cols, T *__restrict__ vals)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned nwarps = gridDim.x * (blockDim.x / 32);
+    for (unsigned sl = (blockIdx.x * blockDim.x + threadIdx.x) / 32; sl < (unsigned)nslices;
+         sl += nwarps) {
+        const int begin = (int)at[sl], end = (int)at[sl + 1];
+        if (lane == 0) slice_ptr[sl] = begin;
+        if (lane == 0 && sl + 1 == (unsigned)nslices) slice_ptr[nslices] = end;
+        const unsigned r = sl * 32 + lane;
+        int b = 0, len = 0;
+        if (r < (unsigned)nrows) {
+            const int i = perm[r];
+            b = rp[i];
+            len = rp[i + 1] - b;
+        }
+        int k = 0;
+        for (unsigned q = (unsigned)begin + lane; q < (unsigned)end; q += 32, k++) {
+            const bool entry = k < len;
+            cols[q] = entry ? ci[b + k] : -1;
+            vals[q] = entry ? v[b + k] : T(0);
+        }
+    }
+}
 
 template <typename T>
 __global__ void __launch_bounds__(kSellBlock)
@@ -62,15 +142,135 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
     return SPIRA_OK;
 }
 
+template <typename T>
+spira_status sell_fill(spira_context ctx, const spira__csr_dev *dA, const long long *at,
+                       sell_dev *d)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    sell_fill_kernel<T><<<spira__blocks((long long)d->nslices * 32, kSellBlock), kSellBlock, 0,
+                          st>>>(d->nrows, d->nslices, at, d->perm, dA->row_ptr, dA->col_idx,
+                                (const T *)dA->val, d->slice_ptr, d->cols, (T *)d->vals);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+/* The refusal when the scanned widths at (device, nslices + 1) pass INT32_MAX: the first
+ * slice whose end does, found by a binary search over single values read back (a refusal
+ * only, so its cost does not matter), named as the host names it. */
+spira_status refuse(spira_context ctx, const long long *at, int32_t nslices)
+{
+    int32_t lo = 0, hi = nslices - 1; /* at[hi + 1] > INT32_MAX */
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        long long v = 0;
+        SPIRA__TRY(spira__cuda_download(ctx, &v, at + mid + 1, sizeof v));
+        if (v > INT32_MAX) hi = mid;
+        else lo = mid + 1;
+    }
+    long long v = 0;
+    SPIRA__TRY(spira__cuda_download(ctx, &v, at + lo + 1, sizeof v));
+    return spira__sell_refuse(ctx, lo, nslices, v);
+}
+
+/* The slice widths scanned into at (device scratch w and at, nslices + 1 each, CUB's
+ * storage after them), *slots = at[nslices] (waited for). */
+spira_status slice_slots(spira_context ctx, const spira__csr_dev *dA, const sell_dev *d,
+                         long long *w, long long *at, void *temp, size_t temp_bytes,
+                         int64_t *slots)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    width_kernel<<<spira__blocks((long long)d->nslices * 32, kSellBlock), kSellBlock, 0, st>>>(
+        d->nrows, d->nslices, dA->row_ptr, d->perm, w);
+    SPIRA__LAUNCHED(ctx);
+    /* the input's type as in sell_build_rows' query, so that both name one instantiation */
+    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, (const long long *)w, at,
+                                                   d->nslices + 1, st));
+    long long total = 0;
+    SPIRA__TRY(spira__cuda_download(ctx, &total, at + d->nslices, sizeof total));
+    *slots = total;
+    return SPIRA_OK;
+}
+
+/* The host conversion's steps (sell.c) on the GPU, with the scratch of the widths and
+ * their scan in one stream-ordered block. */
+spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, sell_dev *d,
+                             void *dev, int32_t K, int64_t *out_slots)
+{
+    const size_t wb = spira_sort::aligned(((size_t)d->nslices + 1) * sizeof(long long));
+    size_t temp = 0;
+    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(nullptr, temp, (const long long *)nullptr,
+                                                   (long long *)nullptr, d->nslices + 1,
+                                                   (cudaStream_t)spira__cuda_stream(ctx)));
+    void *s = NULL;
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, 2 * wb + temp, "SELL slice widths (scratch)"));
+    long long *w = (long long *)s, *at = (long long *)((char *)s + wb);
+    int64_t slots = 0;
+    spira_status r = slice_slots(ctx, dA, d, w, at, (char *)s + 2 * wb, temp, &slots);
+    if (r == SPIRA_OK && slots > INT32_MAX) r = refuse(ctx, at, d->nslices);
+    if (r == SPIRA_OK) {
+        const spira__dev_array arrays[] = {
+            {&d->cols, NULL, (size_t)slots * sizeof(int32_t), "SELL columns"},
+            {&d->vals, NULL, (size_t)slots * spira_dtype_size(d->dtype), "SELL values"},
+        };
+        r = SPIRA__DEV_CLONE(ctx, dev, arrays);
+    }
+    if (r == SPIRA_OK)
+        r = d->dtype == SPIRA_R64 ? sell_fill<double>(ctx, dA, at, d)
+                                  : sell_fill<float>(ctx, dA, at, d);
+    spira__cuda_scratch_free(ctx, s); /* in stream order: after the fill */
+    if (r == SPIRA_OK) spira__sell_describe(d, slots, K);
+    *out_slots = slots;
+    return r;
+}
+
 } // namespace
+
+static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
+                                   const spira__csr_dev *dA, const char *opts, void *dev,
+                                   size_t *bytes)
+{
+    sell_dev *d = (sell_dev *)dev;
+    SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, &d->sigma));
+    d->nrows = A->nrows, d->ncols = A->ncols, d->nnz = A->nnz, d->dtype = A->dtype;
+    d->nslices = (int32_t)(((int64_t)A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C);
+    const spira__dev_array arrays[] = {
+        {&d->slice_ptr, NULL, ((size_t)d->nslices + 1) * sizeof(int32_t), "SELL slice pointers"},
+        {&d->perm, NULL, (size_t)d->nrows * sizeof(int32_t), "SELL row permutation"},
+    };
+    SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
+    if (d->nrows == 0) { /* no slices: slice_ptr = {0}, nothing else */
+        SPIRA__TRY(spira__cuda_zero(ctx, d->slice_ptr, sizeof(int32_t)));
+        spira__sell_describe(d, 0, 0);
+        *bytes = spira__sell_bytes_of(0, 0, 0, d->dtype);
+        return SPIRA_OK;
+    }
+    int32_t K;
+    SPIRA__TRY(spira__rows_dev_max(ctx, dA, &K));
+    /* sigma 1 does not sort; one window needs no window bits */
+    const int wbits = spira__bits_for((unsigned long long)(d->nrows - 1) / (unsigned)d->sigma);
+    const int bits = d->sigma == 1 ? 0 : wbits + spira__bits_for((unsigned)K);
+    const int lbits = bits - wbits;
+    SPIRA__TRY(spira__sort_rows(ctx, d->nrows, bits,
+                                window_key{dA->row_ptr, d->sigma, K, lbits}, d->perm,
+                                "SELL sort keys (scratch)"));
+    int64_t slots = 0;
+    SPIRA__TRY(sell_build_rows(ctx, dA, d, dev, K, &slots));
+    *bytes = spira__sell_bytes_of(d->nrows, d->nslices, slots, d->dtype);
+    return SPIRA_OK;
+}
+
+static const char *sell_dev_stats(const void *dev)
+{
+    return ((const sell_dev *)dev)->stats;
+}
 
 static spira_status sell_dev_upload(spira_context ctx, const void *layout, void *dev)
 {
     const spira__sell *h = (const spira__sell *)layout;
     sell_dev *d = (sell_dev *)dev;
-    d->nrows = h->nrows;
-    d->nslices = h->nslices;
-    d->dtype = h->dtype;
+    *d = *h; /* sizes and stats; the arrays are cloned below */
+    d->slice_ptr = d->perm = d->cols = NULL;
+    d->vals = NULL;
     const size_t slots = (size_t)h->slice_ptr[h->nslices];
     const spira__dev_array arrays[] = {
         {&d->slice_ptr, h->slice_ptr, ((size_t)h->nslices + 1) * sizeof(int32_t),
@@ -94,5 +294,7 @@ static spira_status sell_dev_apply(spira_context ctx, void *dev, double alpha, c
 extern "C" const spira__format_gpu spira__sell_gpu = {
     .handle = sizeof(sell_dev),
     .upload = sell_dev_upload,
+    .build = sell_dev_build,
     .apply = sell_dev_apply,
+    .stats = sell_dev_stats,
 };

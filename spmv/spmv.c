@@ -192,7 +192,9 @@ spira_status spira__spmv_apply(spira__spmv_plan *p, double alpha, const void *x,
 
 void spira__plan_info(const spira__spmv_plan *p, spira_plan_info *info)
 {
-    const char *st = p->fmt->stats && p->layout ? p->fmt->stats(p->layout) : NULL;
+    const char *st = p->fmt->stats && p->layout ? p->fmt->stats(p->layout)
+                     : p->dev && p->fmt->gpu->stats ? p->fmt->gpu->stats(p->dev)
+                                                    : NULL;
     *info = (spira_plan_info){.format = p->fmt->name, .convert_ms = p->convert_ms,
                               .upload_ms = p->upload_ms, .bytes = p->bytes,
                               .on_device = p->on_device, .stats = st ? st : ""};

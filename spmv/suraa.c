@@ -24,13 +24,6 @@ static int by_length(const void *a, const void *b)
     return (p->row > q->row) - (p->row < q->row);
 }
 
-int32_t spira__suraa_threads(int64_t npr)
-{
-    int64_t y = ((npr >> 1) + 31) >> 5 << 5;
-    if (y < 32) y = 32;
-    return (int32_t)(y > SPIRA__SURAA_MAX_THREADS ? SPIRA__SURAA_MAX_THREADS : y);
-}
-
 static void suraa_destroy(void *layout)
 {
     spira__suraa *S = (spira__suraa *)layout;
@@ -84,17 +77,6 @@ static void add_launch(spira__suraa *S, int32_t kind, int32_t first, int32_t end
     S->launch[S->nlaunch++] = (spira__suraa_launch){kind, first, end, y};
 }
 
-/* G3's lanes a row. Below SPIRA__SURAA_SCALAR_BELOW entries a thread a row, as the paper:
- * the sorted rows' entries lie end to end, so a warp's threads read one stretch (on a 2-D
- * Laplacian, mean 5, that took half the time of 8 lanes a row). From there V lanes by
- * csr-vector's rule (on uniform random rows of 16, a quarter of the time of one lane). The
- * threshold between 5 and 16 is not measured. */
-static int32_t g3_lanes(const spira__suraa *S, double mean)
-{
-    if (S->g3_scalar || mean < SPIRA__SURAA_SCALAR_BELOW) return 1;
-    return spira__csr_vector_lanes(mean);
-}
-
 /* Segments of S->segment sorted rows, each to G1, G2 or G3 by its mean length. */
 static void group_segments(spira__suraa *S)
 {
@@ -103,40 +85,47 @@ static void group_segments(spira__suraa *S)
     for (int32_t first = 0; first < m; first += S->segment) {
         const int32_t end = first + S->segment < m ? first + S->segment : m;
         const int64_t nnz = (int64_t)S->row_ptr[end] - S->row_ptr[first];
-        const double mean = (double)nnz / (end - first);
-        g1_open = g1_open && mean > 32 && S->group_rows[0] + (end - first) <= S->children;
-        if (g1_open) {
-            S->group_rows[0] += end - first;
-            if (S->dynamic)
-                add_launch(S, SPIRA__SURAA_DYNAMIC, first, end, 0);
-            else
-                add_launch(S, SPIRA__SURAA_VECTOR, first, end,
-                           spira__suraa_threads(nnz / (end - first)));
-        } else if (mean >= 32) {
-            S->group_rows[1] += end - first;
-            add_launch(S, SPIRA__SURAA_VECTOR, first, end,
-                       spira__suraa_threads(nnz / (end - first)));
-        } else {
-            S->group_rows[2] += end - first;
-            add_launch(S, SPIRA__SURAA_SUBWARP, first, end, g3_lanes(S, mean));
-        }
+        int32_t kind, y;
+        const int g = spira__suraa_segment(
+            g1_open && S->group_rows[0] + (end - first) <= S->children, S->dynamic,
+            S->g3_scalar, nnz, end - first, &kind, &y);
+        g1_open = g == 0;
+        S->group_rows[g] += end - first;
+        add_launch(S, kind, first, end, y);
     }
 }
 
-/* 2 IQR / cbrt(m) over the row lengths, in rows. The lengths are sorted longest first, so
- * the first quartile (ascending) sits at 3m/4 and the third at m/4. */
-static double freedman_diaconis(const spira__suraa *S)
+/* 2 IQR / cbrt(m) over the row lengths, in rows; the lengths are sorted longest first, so
+ * the first quartile (ascending) sits at 3m/4 and the third at m/4. The option's segment,
+ * else the rule's, floored. */
+void spira__suraa_size_segments(spira__suraa *S, int32_t segment, int32_t q3, int32_t q1)
 {
     const int32_t m = S->nrows;
-    if (m == 0) return 0;
-    const int32_t q3 = npr_at(S, m / 4), q1 = npr_at(S, (int32_t)((int64_t)3 * m / 4));
-    return 2.0 * (q3 - q1) / cbrt((double)m);
+    S->fd_rows = m ? 2.0 * (q3 - q1) / cbrt((double)m) : 0;
+    S->segment = segment ? segment
+                         : S->fd_rows > SPIRA__SURAA_MIN_SEGMENT ? (int32_t)S->fd_rows
+                                                                 : SPIRA__SURAA_MIN_SEGMENT;
 }
 
-static spira_status suraa_convert(spira_context ctx, const spira__csr *A, const char *opts,
-                                  void **layout)
+void spira__suraa_describe(spira__suraa *S)
 {
-    *layout = NULL;
+    snprintf(S->stats, sizeof S->stats,
+             "segments of %d rows (Freedman-Diaconis %.2f); rows G1 %d (%s), G2 %d, G3 %d "
+             "(%s); %d launches",
+             S->segment, S->fd_rows, S->group_rows[0], S->dynamic ? "dynamic" : "vector",
+             S->group_rows[1], S->group_rows[2], S->g3_scalar ? "scalar" : "sub-warp",
+             S->nlaunch);
+}
+
+size_t spira__suraa_bytes_of(int32_t nrows, int32_t nnz, spira_dtype t)
+{
+    return ((size_t)nrows + 1 + nrows) * sizeof(int32_t) +
+           (size_t)nnz * (sizeof(int32_t) + spira_dtype_size(t));
+}
+
+spira_status spira__suraa_options(spira_context ctx, const char *opts, spira__suraa *S,
+                                  int32_t *segment_opt)
+{
     long segment, children, dynamic;
     int g3_vector;
     static const char *const g3_kernels[] = {"scalar", "vector", NULL};
@@ -155,15 +144,29 @@ static spira_status suraa_convert(spira_context ctx, const spira__csr *A, const 
     if (dynamic != 0 && dynamic != 1)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "suraa option dynamic=%ld: 0 or 1",
                             dynamic);
+    S->children = (int32_t)children;
+    S->dynamic = (int32_t)dynamic;
+    S->g3_scalar = !g3_vector;
+    *segment_opt = (int32_t)segment;
+    return SPIRA_OK;
+}
+
+static spira_status suraa_convert(spira_context ctx, const spira__csr *A, const char *opts,
+                                  void **layout)
+{
+    *layout = NULL;
+    spira__suraa o = {0};
+    int32_t segment;
+    SPIRA__TRY(spira__suraa_options(ctx, opts, &o, &segment));
     spira__suraa *S = spira__calloc(1, sizeof *S);
     if (!S) return spira__nomem(ctx, "SURAA layout", sizeof *S);
     S->nrows = A->nrows;
     S->ncols = A->ncols;
     S->nnz = A->nnz;
     S->dtype = A->dtype;
-    S->children = (int32_t)children;
-    S->dynamic = (int32_t)dynamic;
-    S->g3_scalar = !g3_vector;
+    S->children = o.children;
+    S->dynamic = o.dynamic;
+    S->g3_scalar = o.g3_scalar;
     spira_status s = spira__alloc(ctx, (void **)&S->row_ptr, (size_t)A->nrows + 1,
                                   sizeof(int32_t), "SURAA row pointers");
     if (s == SPIRA_OK)
@@ -179,17 +182,11 @@ static spira_status suraa_convert(spira_context ctx, const spira__csr *A, const 
         suraa_destroy(S);
         return s;
     }
-    S->fd_rows = freedman_diaconis(S);
-    S->segment = segment ? (int32_t)segment
-                         : S->fd_rows > SPIRA__SURAA_MIN_SEGMENT ? (int32_t)S->fd_rows
-                                                                 : SPIRA__SURAA_MIN_SEGMENT;
+    const int32_t m = A->nrows;
+    spira__suraa_size_segments(S, segment, m ? npr_at(S, m / 4) : 0,
+                               m ? npr_at(S, (int32_t)((int64_t)3 * m / 4)) : 0);
     group_segments(S);
-    snprintf(S->stats, sizeof S->stats,
-             "segments of %d rows (Freedman-Diaconis %.2f); rows G1 %d (%s), G2 %d, G3 %d "
-             "(%s); %d launches",
-             S->segment, S->fd_rows, S->group_rows[0], S->dynamic ? "dynamic" : "vector",
-             S->group_rows[1], S->group_rows[2], S->g3_scalar ? "scalar" : "sub-warp",
-             S->nlaunch);
+    spira__suraa_describe(S);
     *layout = S;
     return SPIRA_OK;
 }
@@ -220,8 +217,7 @@ static void suraa_apply(const void *layout, double alpha, const void *x, double 
 static size_t suraa_bytes(const void *layout)
 {
     const spira__suraa *S = (const spira__suraa *)layout;
-    return ((size_t)S->nrows + 1 + S->nrows) * sizeof(int32_t) +
-           (size_t)S->nnz * (sizeof(int32_t) + spira_dtype_size(S->dtype));
+    return spira__suraa_bytes_of(S->nrows, S->nnz, S->dtype);
 }
 
 static const char *suraa_stats(const void *layout)

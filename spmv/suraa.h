@@ -35,8 +35,9 @@
  *     So there is at most one G3 launch, at most one G1 launch, and one G2 launch per
  *     distinct Y (at most 32).
  *   - Ties in length are ordered by first column, then by row (the paper: by first column).
- *   - The sort is on the host, with the rest of the conversion (the paper sorts on the GPU
- *     with thrust's radix sort).
+ *   - The sort runs on the GPU as in the paper, with the rest of the conversion
+ *     (suraa_convert_gpu.cu), but as CUB's stable merge sort, not a radix sort
+ *     (sort_gpu.cuh says why); the host conversion (suraa.c) sorts with qsort.
  *   - A child launch that the device refuses (its pending-launch buffer full) is not lost:
  *     the parent thread sums that row itself. `children` above the device's pending-launch
  *     limit (2048 by default) raises the limit at upload.
@@ -46,6 +47,7 @@
 #ifndef SPIRA_SPMV_SURAA_H
 #define SPIRA_SPMV_SURAA_H
 
+#include "csr_vector.h"
 #include "format.h"
 
 #ifdef __cplusplus
@@ -85,7 +87,65 @@ typedef struct {
 } spira__suraa;
 
 /* Y for rows of mean (or exact) length npr: npr / 2 rounded up to a warp, 32..1024. */
-int32_t spira__suraa_threads(int64_t npr);
+static inline SPIRA__HOST_DEVICE int32_t spira__suraa_threads(int64_t npr)
+{
+    int64_t y = ((npr >> 1) + 31) >> 5 << 5;
+    if (y < 32) y = 32;
+    return (int32_t)(y > SPIRA__SURAA_MAX_THREADS ? SPIRA__SURAA_MAX_THREADS : y);
+}
+
+/* G3's lanes a row. Below SPIRA__SURAA_SCALAR_BELOW entries a thread a row, as the paper:
+ * the sorted rows' entries lie end to end, so a warp's threads read one stretch (on a 2-D
+ * Laplacian, mean 5, that took half the time of 8 lanes a row). From there V lanes by
+ * csr-vector's rule (on uniform random rows of 16, a quarter of the time of one lane). The
+ * threshold between 5 and 16 is not measured. */
+static inline SPIRA__HOST_DEVICE int32_t spira__suraa_g3_lanes(int g3_scalar, double mean)
+{
+    if (g3_scalar || mean < SPIRA__SURAA_SCALAR_BELOW) return 1;
+    return spira__csr_vector_lanes(mean);
+}
+
+/* The group (0, 1, 2: G1, G2, G3) of a segment of `rows` sorted rows holding nnz entries,
+ * and its launch's kind and threads. g1: the segment may join G1 (the segments before it
+ * did, and its rows keep G1 within `children`). */
+static inline SPIRA__HOST_DEVICE int spira__suraa_segment(int g1, int dynamic, int g3_scalar,
+                                                          int64_t nnz, int32_t rows,
+                                                          int32_t *kind, int32_t *threads)
+{
+    const double mean = (double)nnz / rows;
+    if (g1 && mean > 32) {
+        *kind = dynamic ? SPIRA__SURAA_DYNAMIC : SPIRA__SURAA_VECTOR;
+        *threads = dynamic ? 0 : spira__suraa_threads(nnz / rows);
+        return 0;
+    }
+    if (mean >= 32) {
+        *kind = SPIRA__SURAA_VECTOR;
+        *threads = spira__suraa_threads(nnz / rows);
+        return 1;
+    }
+    *kind = SPIRA__SURAA_SUBWARP;
+    *threads = spira__suraa_g3_lanes(g3_scalar, mean);
+    return 2;
+}
+
+/* What the host conversion (suraa.c) and the one on the GPU (suraa_gpu.cu, whose device
+ * handle begins with a spira__suraa whose arrays are on the device) share. */
+/* The options into S (children, dynamic, g3_scalar) and *segment (0: the rule's). */
+spira_status spira__suraa_options(spira_context ctx, const char *opts, spira__suraa *S,
+                                  int32_t *segment);
+/* S->fd_rows and S->segment from the sorted lengths at m/4 (q3) and 3m/4 (q1). */
+void spira__suraa_size_segments(spira__suraa *S, int32_t segment, int32_t q3, int32_t q1);
+/* S->stats from the rest of S. */
+void spira__suraa_describe(spira__suraa *S);
+/* The matrix bytes one multiply reads from a layout of these sizes. */
+size_t spira__suraa_bytes_of(int32_t nrows, int32_t nnz, spira_dtype t);
+/* The conversion on the GPU (suraa_convert_gpu.cu): S, inside the device handle dev, made
+ * from the device CSR dA of A as suraa_convert makes the host layout, its arrays cloned
+ * into dev (device.h). */
+struct spira__csr_dev;
+spira_status spira__suraa_dev_build(spira_context ctx, const spira__csr *A,
+                                    const struct spira__csr_dev *dA, const char *opts,
+                                    void *dev, spira__suraa *S);
 
 #ifdef __cplusplus
 }

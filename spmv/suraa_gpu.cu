@@ -6,7 +6,8 @@
  * SPIRA_DYNAMIC_PARALLELISM, a parent kernel whose threads each launch the vector kernel as
  * a one-block child grid for their row (fire-and-forget: the parent grid completes only
  * when its children have). Each launch of a multiply runs on its own stream, forked from
- * and joined back to the context's stream with events.
+ * and joined back to the context's stream with events. The conversion on the GPU is in
+ * suraa_convert_gpu.cu.
  */
 #include "suraa.h"
 #include "csr_row.cuh"
@@ -21,13 +22,11 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kStreams = 8; /* launches beyond this share streams, round-robin */
 
+/* The handle: the host layout's struct (its arrays on the device: row_ptr, col_idx, val,
+ * perm), then what a multiply of several launches needs. */
 struct suraa_dev {
-    int32_t nrows;
-    spira_dtype dtype;
-    int32_t *row_ptr, *col_idx, *perm; /* device */
-    void *val;                         /* device */
-    int nlaunch, nstreams;
-    spira__suraa_launch launch[sizeof(((spira__suraa *)0)->launch) / sizeof(spira__suraa_launch)];
+    spira__suraa h;
+    int nstreams;
     cudaStream_t stream[kStreams];
     cudaEvent_t fork, join[kStreams];
 };
@@ -154,19 +153,19 @@ template <typename T>
 spira_status run(spira_context ctx, const suraa_dev *d, double alpha, const void *x,
                  double beta, void *y)
 {
-    const rows<T> a = {d->row_ptr, d->col_idx, d->perm, (const T *)d->val, (const T *)x,
-                       (T)alpha, (T)beta, (T *)y};
+    const rows<T> a = {d->h.row_ptr, d->h.col_idx, d->h.perm, (const T *)d->h.val,
+                       (const T *)x, (T)alpha, (T)beta, (T *)y};
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    if (d->nlaunch == 1) { /* nothing to overlap: stay on the context's stream */
-        launch_one(&d->launch[0], st, a);
+    if (d->h.nlaunch == 1) { /* nothing to overlap: stay on the context's stream */
+        launch_one(&d->h.launch[0], st, a);
         SPIRA__LAUNCHED(ctx);
         return SPIRA_OK;
     }
     SPIRA__CUDA(ctx, cudaEventRecord(d->fork, st));
     for (int k = 0; k < d->nstreams; k++)
         SPIRA__CUDA(ctx, cudaStreamWaitEvent(d->stream[k], d->fork, 0));
-    for (int l = 0; l < d->nlaunch; l++) {
-        launch_one(&d->launch[l], d->stream[l % d->nstreams], a);
+    for (int l = 0; l < d->h.nlaunch; l++) {
+        launch_one(&d->h.launch[l], d->stream[l % d->nstreams], a);
         SPIRA__LAUNCHED(ctx);
     }
     for (int k = 0; k < d->nstreams; k++) {
@@ -186,9 +185,9 @@ spira_status make_streams(spira_context ctx, suraa_dev *d, int32_t g1_rows)
         if (limit < (size_t)g1_rows)
             SPIRA__CUDA(ctx, cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, g1_rows));
     }
-    if (d->nlaunch <= 1) return SPIRA_OK;
+    if (d->h.nlaunch <= 1) return SPIRA_OK;
     SPIRA__CUDA(ctx, cudaEventCreateWithFlags(&d->fork, cudaEventDisableTiming));
-    const int want = d->nlaunch < kStreams ? d->nlaunch : kStreams;
+    const int want = d->h.nlaunch < kStreams ? d->h.nlaunch : kStreams;
     for (; d->nstreams < want; d->nstreams++) {
         const int k = d->nstreams;
         SPIRA__CUDA(ctx, cudaStreamCreateWithFlags(&d->stream[k], cudaStreamNonBlocking));
@@ -213,39 +212,63 @@ void suraa_dev_release(spira_context ctx, void *dev)
     if (d->fork) cudaEventDestroy(d->fork);
 }
 
-spira_status suraa_dev_upload(spira_context ctx, const void *layout, void *dev)
+/* G1's dynamic-parallelism rows (G1 is a DYNAMIC launch exactly when dynamic=1 and it has
+ * rows), refused in a build without it. */
+spira_status dynamic_rows(spira_context ctx, const spira__suraa *S, int32_t *children)
 {
-    const spira__suraa *S = (const spira__suraa *)layout;
-    suraa_dev *d = (suraa_dev *)dev;
-    /* G1 is a DYNAMIC launch exactly when dynamic=1 and it has rows */
-    const int32_t children = S->dynamic ? S->group_rows[0] : 0;
+    *children = S->dynamic ? S->group_rows[0] : 0;
 #ifndef SPIRA_DYNAMIC_PARALLELISM
-    if (children > 0) /* refused before anything is copied to the device */
+    if (*children > 0)
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
                             "suraa dynamic=1: this build has no dynamic parallelism (configure "
                             "--enable-dynamic-parallelism); see suraa.h for why it is off");
 #endif
-    d->nrows = S->nrows;
-    d->dtype = S->dtype;
-    d->nlaunch = S->nlaunch;
-    memcpy(d->launch, S->launch, sizeof d->launch);
+    return SPIRA_OK;
+}
+
+spira_status suraa_dev_upload(spira_context ctx, const void *layout, void *dev)
+{
+    const spira__suraa *S = (const spira__suraa *)layout;
+    suraa_dev *d = (suraa_dev *)dev;
+    int32_t children;
+    SPIRA__TRY(dynamic_rows(ctx, S, &children)); /* before anything is copied */
+    d->h = *S; /* sizes, launches, stats; the arrays are cloned below */
+    d->h.row_ptr = d->h.col_idx = d->h.perm = NULL;
+    d->h.val = NULL;
     const spira__dev_array arrays[] = {
-        {&d->row_ptr, S->row_ptr, ((size_t)S->nrows + 1) * sizeof(int32_t),
+        {&d->h.row_ptr, S->row_ptr, ((size_t)S->nrows + 1) * sizeof(int32_t),
          "SURAA row pointers"},
-        {&d->col_idx, S->col_idx, (size_t)S->nnz * sizeof(int32_t), "SURAA column indices"},
-        {&d->perm, S->perm, (size_t)S->nrows * sizeof(int32_t), "SURAA row permutation"},
-        {&d->val, S->val, (size_t)S->nnz * spira_dtype_size(S->dtype), "SURAA values"},
+        {&d->h.col_idx, S->col_idx, (size_t)S->nnz * sizeof(int32_t), "SURAA column indices"},
+        {&d->h.perm, S->perm, (size_t)S->nrows * sizeof(int32_t), "SURAA row permutation"},
+        {&d->h.val, S->val, (size_t)S->nnz * spira_dtype_size(S->dtype), "SURAA values"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
     return make_streams(ctx, d, children);
+}
+
+spira_status suraa_dev_build(spira_context ctx, const spira__csr *A, const spira__csr_dev *dA,
+                             const char *opts, void *dev, size_t *bytes)
+{
+    suraa_dev *d = (suraa_dev *)dev;
+    SPIRA__TRY(spira__suraa_dev_build(ctx, A, dA, opts, dev, &d->h));
+    int32_t children;
+    SPIRA__TRY(dynamic_rows(ctx, &d->h, &children));
+    SPIRA__TRY(make_streams(ctx, d, children));
+    *bytes = spira__suraa_bytes_of(d->h.nrows, d->h.nnz, d->h.dtype);
+    return SPIRA_OK;
+}
+
+const char *suraa_dev_stats(const void *dev)
+{
+    return ((const suraa_dev *)dev)->h.stats;
 }
 
 spira_status suraa_dev_apply(spira_context ctx, void *dev, double alpha, const void *x,
                              double beta, void *y)
 {
     const suraa_dev *d = (const suraa_dev *)dev;
-    if (d->nrows == 0) return SPIRA_OK;
-    return d->dtype == SPIRA_R64 ? run<double>(ctx, d, alpha, x, beta, y)
+    if (d->h.nrows == 0) return SPIRA_OK;
+    return d->h.dtype == SPIRA_R64 ? run<double>(ctx, d, alpha, x, beta, y)
                                  : run<float>(ctx, d, alpha, x, beta, y);
 }
 
@@ -254,6 +277,8 @@ spira_status suraa_dev_apply(spira_context ctx, void *dev, double alpha, const v
 extern "C" const spira__format_gpu spira__suraa_gpu = {
     .handle = sizeof(suraa_dev),
     .upload = suraa_dev_upload,
+    .build = suraa_dev_build,
     .apply = suraa_dev_apply,
     .release = suraa_dev_release,
+    .stats = suraa_dev_stats,
 };

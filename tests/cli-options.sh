@@ -106,6 +106,7 @@ bad spira-pagerank "--maxit '4294967301'" --maxit 4294967301 "$data"
 bad spira-pagerank "unexpected argument 'second.mtx' (one graph file)" "$data" second.mtx
 bad spira-spmv "--reps '0': want an integer from 1 to 1000000" --reps 0 $lap
 bad spira-spmv "--warmup '-1'" --warmup -1 $lap
+bad spira-spmv "--convert-reps '0': want an integer from 1 to 1000" --convert-reps 0 $lap
 bad spira-spmv "--copy-bandwidth '0'" --copy-bandwidth=0 $lap
 bad spira-spmv "unexpected argument 'second.mtx'" "$data" second.mtx
 bad spira-gf2 "--reps '0': want an integer from 1 to 1000000" --reps 0 --nfs 100:3
@@ -117,6 +118,18 @@ bad spira-gf2 "--devices '17'" --devices 17 --nfs 100:3
 bad spira-gf2 "--sequence '0'" --sequence 0 --nfs 100:3
 bad spira-gf2 "--kernel or --sequence, not both" --kernel --sequence 5 --nfs 100:3
 bad spira-example "unexpected argument 'extra'" "$data" extra
+
+# spira-spmv --convert-reps: every CSV row has the header's fields (its note may hold
+# commas), the warm columns filled for a format converted again (on the CPU backend)
+n=$((n + 1))
+if ! $bin/spira-spmv --backend cpu --csv --reps 2 --warmup 0 --convert-reps 3 \
+    --formats sell,cmrs,suraa $lap >"$out" 2>"$err" ||
+    ! awk -F, 'NR == 1 { h = NF; for (i = 1; i <= NF; i++) if ($i == "convert_warm_ms") w = i }
+               NR > 1 { rows++; if (NF < h || $w == "") bad = 1 }
+               END { exit !(w && rows == 3 && !bad) }' "$out"; then
+    echo "FAIL: spira-spmv --convert-reps 3 --csv:"; sed 's/^/    /' "$out" "$err"
+    fails=$((fails + 1))
+fi
 
 echo "$n cases, $fails failed"
 [ "$fails" -eq 0 ]

@@ -9,7 +9,8 @@
 out=${1:-.}; limit=${2:-300}
 [ $# -ge 2 ] && shift 2 || set --
 [ $# -gt 0 ] || set -- "cuda" "diagonal shift" "block Wiedemann" "conversion on the GPU" \
-                       "layouts converted on the GPU" "trisolve-sweeps" "CG's graph on the GPU" \
+                       "layouts converted on the GPU" "GF(2) conversion on the GPU" \
+                       "trisolve-sweeps" "CG's graph on the GPU" \
                        "reorder"
 mkdir -p "$out"
 rc=0

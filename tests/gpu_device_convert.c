@@ -8,7 +8,8 @@
  * so a GPU conversion that silently fell back to the host fails here. (Failing allocations
  * in the GPU builds are walked by check_gpu's gpu_nth_allocation_fails, over every format.)
  * Where the layout is fixed (dia), the device-built arrays are read back and compared with
- * the host's byte for byte, padding included. auto's row statistics counted on the GPU are
+ * the host's byte for byte, padding included (ell, coo, hyb, sell, cmrs and suraa: in
+ * gpu_device_layout.c). auto's row statistics counted on the GPU are
  * compared with the host's on the same matrices.
  */
 #include "testutil.h"

@@ -1,15 +1,21 @@
 /*
- * gpu_device_layout.c - the ELL, COO and HYB layouts converted on the GPU against the
- * host's, array for array (a test case of check_gpu). gpu_device_convert.c compares what
- * the two layouts multiply to; this compares what they are: sizes, the ELL width, pitch and
- * padding (column -1, value 0, rows up to the pitch), HYB's split between its parts, the COO
- * kernel's interval and warps, and every byte of every array a multiply reads, the
- * borrowed ones included. Refusals must be the host's (status and message).
+ * gpu_device_layout.c - the ELL, COO, HYB, SELL, CMRS and SURAA layouts converted on the GPU
+ * against the host's, array for array (a test case of check_gpu). gpu_device_convert.c
+ * compares what the two layouts multiply to; this compares what they are: sizes, the ELL
+ * width, pitch and padding (column -1, value 0, rows up to the pitch), HYB's split between
+ * its parts, the COO kernel's interval and warps, SELL's row order and slices, CMRS's
+ * strips and packed words, SURAA's row order, segments and launches, the stats line, and
+ * every byte of every array a multiply reads, the borrowed ones included. The GPU's arrays
+ * are poisoned before its conversion writes them (ctx->poison_builds), so a slot it leaves
+ * unwritten differs. Refusals must be the host's (status and message).
  */
 #include "testutil.h"
 #include "spmv.h"
+#include "cmrs.h"
 #include "hyb.h"
 #include "hyb_gpu.cuh"
+#include "sell.h"
+#include "suraa.h"
 #include "cuda/gateway.h"
 
 #include <stdio.h>
@@ -58,6 +64,73 @@ static void same_coo(const spira__coo_dev *d, const spira__coo_dev *u, const spi
     same_bytes(d->val, h->val, n * es, es, "COO values", label);
 }
 
+/* The handles of sell and cmrs are their host structs with device arrays; suraa's begins
+ * with one. */
+static void same_sell(const spira__sell *d, const spira__sell *h, const char *label)
+{
+    ck_assert_msg(d->nrows == h->nrows && d->ncols == h->ncols && d->nnz == h->nnz &&
+                      d->sigma == h->sigma && d->nslices == h->nslices && d->dtype == h->dtype,
+                  "%s: SELL %d x %d, sigma %d, %d slices on the GPU; %d x %d, %d, %d on the host",
+                  label, d->nrows, d->ncols, d->sigma, d->nslices, h->nrows, h->ncols, h->sigma,
+                  h->nslices);
+    ck_assert_str_eq(d->stats, h->stats);
+    const size_t slots = (size_t)h->slice_ptr[h->nslices], es = spira_dtype_size(h->dtype);
+    same_bytes(d->slice_ptr, h->slice_ptr, ((size_t)h->nslices + 1) * sizeof(int32_t),
+               sizeof(int32_t), "SELL slice pointers", label);
+    same_bytes(d->perm, h->perm, (size_t)h->nrows * sizeof(int32_t), sizeof(int32_t),
+               "SELL row order", label);
+    same_bytes(d->cols, h->cols, slots * sizeof(int32_t), sizeof(int32_t), "SELL columns", label);
+    same_bytes(d->vals, h->vals, slots * es, es, "SELL values", label);
+}
+
+static void same_cmrs(const spira__cmrs *d, const spira__cmrs *h, const char *label)
+{
+    ck_assert_msg(d->nrows == h->nrows && d->ncols == h->ncols && d->nnz == h->nnz &&
+                      d->height == h->height && d->nstrips == h->nstrips && d->dtype == h->dtype,
+                  "%s: CMRS %d rows, height %d, %d strips on the GPU; %d, %d, %d on the host",
+                  label, d->nrows, d->height, d->nstrips, h->nrows, h->height, h->nstrips);
+    const size_t es = spira_dtype_size(h->dtype);
+    same_bytes(d->strip_ptr, h->strip_ptr, ((size_t)h->nstrips + 1) * sizeof(int32_t),
+               sizeof(int32_t), "CMRS strip pointers", label);
+    same_bytes(d->packed, h->packed, (size_t)h->nnz * sizeof(uint32_t), sizeof(uint32_t),
+               "CMRS column words", label);
+    same_bytes(d->val, h->val, (size_t)h->nnz * es, es, "CMRS values", label);
+}
+
+static void same_suraa(const spira__suraa *d, const spira__suraa *h, const char *label)
+{
+    ck_assert_msg(d->nrows == h->nrows && d->ncols == h->ncols && d->nnz == h->nnz &&
+                      d->dtype == h->dtype && d->segment == h->segment &&
+                      memcmp(&d->fd_rows, &h->fd_rows, sizeof h->fd_rows) == 0 &&
+                      d->children == h->children && d->dynamic == h->dynamic &&
+                      d->g3_scalar == h->g3_scalar,
+                  "%s: SURAA %d rows, segments of %d (rule %.17g) on the GPU; %d, %d (%.17g) "
+                  "on the host", label, d->nrows, d->segment, d->fd_rows, h->nrows, h->segment,
+                  h->fd_rows);
+    ck_assert_str_eq(d->stats, h->stats);
+    ck_assert_int_eq(d->nlaunch, h->nlaunch);
+    ck_assert_msg(memcmp(d->group_rows, h->group_rows, sizeof h->group_rows) == 0,
+                  "%s: SURAA groups %d/%d/%d on the GPU, %d/%d/%d on the host", label,
+                  d->group_rows[0], d->group_rows[1], d->group_rows[2], h->group_rows[0],
+                  h->group_rows[1], h->group_rows[2]);
+    for (int l = 0; l < h->nlaunch; l++) {
+        const spira__suraa_launch *a = &d->launch[l], *b = &h->launch[l];
+        ck_assert_msg(a->kind == b->kind && a->first == b->first && a->end == b->end &&
+                          a->threads == b->threads,
+                      "%s: SURAA launch %d: kind %d rows [%d, %d) threads %d on the GPU; %d "
+                      "[%d, %d) %d on the host", label, l, a->kind, a->first, a->end,
+                      a->threads, b->kind, b->first, b->end, b->threads);
+    }
+    const size_t es = spira_dtype_size(h->dtype);
+    same_bytes(d->row_ptr, h->row_ptr, ((size_t)h->nrows + 1) * sizeof(int32_t),
+               sizeof(int32_t), "SURAA row pointers", label);
+    same_bytes(d->perm, h->perm, (size_t)h->nrows * sizeof(int32_t), sizeof(int32_t),
+               "SURAA row order", label);
+    same_bytes(d->col_idx, h->col_idx, (size_t)h->nnz * sizeof(int32_t), sizeof(int32_t),
+               "SURAA columns", label);
+    same_bytes(d->val, h->val, (size_t)h->nnz * es, es, "SURAA values", label);
+}
+
 /* Plans of (name, opts) for Ad (GPU conversion) and Ah (host's): both refuse alike, or both
  * are built and their layouts are the same. Returns 1 when compared, 0 when refused. */
 static int compare(spira_matrix Ad, spira_matrix Ah, const char *name, const char *opts,
@@ -76,6 +149,15 @@ static int compare(spira_matrix Ad, spira_matrix Ah, const char *name, const cha
     } else if (!strcmp(name, "coo")) {
         same_coo((const spira__coo_dev *)pd->dev, (const spira__coo_dev *)ph->dev,
                  (const spira__coo *)ph->layout, label);
+    } else if (!strcmp(name, "sell")) {
+        same_sell((const spira__sell *)pd->dev, (const spira__sell *)ph->layout, label);
+        spira_plan_info a, b;
+        spira__plan_info(pd, &a), spira__plan_info(ph, &b);
+        ck_assert_str_eq(a.stats, b.stats);
+    } else if (!strcmp(name, "cmrs")) {
+        same_cmrs((const spira__cmrs *)pd->dev, (const spira__cmrs *)ph->layout, label);
+    } else if (!strcmp(name, "suraa")) {
+        same_suraa((const spira__suraa *)pd->dev, (const spira__suraa *)ph->layout, label);
     } else {
         const spira__hyb_dev *d = (const spira__hyb_dev *)pd->dev;
         const spira__hyb *h = (const spira__hyb *)ph->layout;
@@ -90,6 +172,11 @@ static const char *const variants[][2] = {
     {"coo", "interval=96"}, {"hyb", NULL},              {"hyb", "min_rows=0"},
     {"hyb", "min_rows=2"}, {"hyb", "ell_width=2,interval=64"}, {"hyb", "ell_width=0"},
     {"hyb", "ell_width=100000"},
+    {"sell", NULL},       {"sell", "sigma=1"},           {"sell", "sigma=32"},
+    {"sell", "sigma=4096"}, {"cmrs", NULL},             {"cmrs", "height=1"},
+    {"cmrs", "height=2"}, {"cmrs", "height=8"},          {"cmrs", "height=16"},
+    {"suraa", NULL},      {"suraa", "segment=1"},        {"suraa", "segment=7,children=5"},
+    {"suraa", "g3=scalar"}, {"suraa", "children=0"},     {"suraa", "segment=3,children=100000"},
 };
 static const int nvariants = sizeof variants / sizeof variants[0];
 
@@ -149,11 +236,15 @@ START_TEST(gpu_device_layout_large)
     spira_matrix Ad = tu_coo(tu_dev_ctx, n, k, ri, ci, v, t);
     spira_matrix Ah = tu_coo(tu_host_ctx, n, k, ri, ci, v, t);
     static const char *const large[][2] = {
-        {"ell", NULL}, {"coo", NULL}, {"hyb", NULL}, {"hyb", "min_rows=0"}, {"hyb", "ell_width=3"},
+        {"ell", NULL},   {"coo", NULL},           {"hyb", NULL},
+        {"hyb", "min_rows=0"}, {"hyb", "ell_width=3"}, {"sell", NULL},
+        {"sell", "sigma=32"}, {"sell", "sigma=1"},  {"cmrs", NULL},
+        {"cmrs", "height=16"}, {"suraa", NULL},     {"suraa", "segment=32,children=64"},
     };
+    const int nlarge = sizeof large / sizeof large[0];
     int built = 0; /* ELL may refuse the short rows too: their fill is near 3 */
-    for (int j = 0; j < 5; j++) built += compare(Ad, Ah, large[j][0], large[j][1], "large");
-    ck_assert_int_ge(built, 4);
+    for (int j = 0; j < nlarge; j++) built += compare(Ad, Ah, large[j][0], large[j][1], "large");
+    ck_assert_int_ge(built, nlarge - 1);
     spira__spmv_plan *p;
     ck_assert_int_eq(spira_matrix_set_format(Ad, "hyb", NULL), SPIRA_OK);
     ck_assert_int_eq(spira__spmv_plan_get(Ad, &p), SPIRA_OK);

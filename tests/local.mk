@@ -119,6 +119,7 @@ dist_noinst_DATA += tests/mm-bad/array-32bit.mtx tests/mm-bad/array-too-many.mtx
 # block Wiedemann (the GPU file adds its test case to check_gpu's suite)
 tests_check_spira_SOURCES += tests/test_gf2_bw.c tests/test_gf2_bw.h
 tests_check_gpu_SOURCES += tests/test_gf2_bw.c tests/test_gf2_bw.h tests/gpu_gf2_bw.c
+tests_check_gpu_SOURCES += tests/gpu_gf2_convert.c
 # GF(2) over several devices: the CPU suite's parts on the host; check_gpu_devices on two
 # GPUs or more (exit 77, SKIP, with fewer), unforked
 tests_check_spira_SOURCES += tests/test_gf2_devices.c tests/test_gf2_devices.h

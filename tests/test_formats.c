@@ -607,6 +607,50 @@ START_TEST(suraa_freedman_diaconis)
 }
 END_TEST
 
+/* What suraa's conversion on the GPU (suraa_convert_gpu.cu) rebuilds the launches from,
+ * checked against the host's on every shape and option: each (kind, threads) is one launch
+ * (its segments one contiguous run), launches start on segment boundaries, and a segment is
+ * in G1 exactly when its own mean is over 32 and its end within `children`. */
+START_TEST(suraa_runs_are_contiguous)
+{
+    spira_context ctx = tu_cpu();
+    static const char *const opts[] = {NULL, "segment=1", "segment=7,children=5", "g3=scalar",
+                                       "children=0", "dynamic=1", "segment=3,children=100000"};
+    static int32_t lens[2048]; /* every length 1..2048 once: the rule gives 161-row segments */
+    for (int i = 0; i < 2048; i++) lens[i] = (i * 1031) % 2048 + 1;
+    for (int k = 0; k <= tu_nshapes; k++) {
+        spira_matrix A = k < tu_nshapes ? tu_shape_matrix(ctx, &tu_shapes[k], SPIRA_R64, tu_seed())
+                                        : from_lengths(ctx, 2048, 2048, lens, SPIRA_R64);
+        for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
+            spira__suraa *S = convert(ctx, A, "suraa", opts[o], SPIRA_OK);
+            for (int l = 0; l < S->nlaunch; l++) {
+                const spira__suraa_launch *a = &S->launch[l];
+                ck_assert_int_eq(a->first % S->segment, 0);
+                ck_assert_int_eq(a->end, l + 1 < S->nlaunch ? S->launch[l + 1].first : S->nrows);
+                for (int b = 0; b < l; b++)
+                    ck_assert_msg(S->launch[b].kind != a->kind ||
+                                      S->launch[b].threads != a->threads,
+                                  "launches %d and %d share kind %d, threads %d", b, l, a->kind,
+                                  a->threads);
+            }
+            int32_t g[3] = {0, 0, 0};
+            for (int32_t first = 0; first < S->nrows; first += S->segment) {
+                const int32_t end = first + S->segment < S->nrows ? first + S->segment : S->nrows;
+                const double mean = (double)(S->row_ptr[end] - S->row_ptr[first]) / (end - first);
+                g[mean > 32 && end <= S->children ? 0 : mean >= 32 ? 1 : 2] += end - first;
+            }
+            ck_assert_msg(memcmp(g, S->group_rows, sizeof g) == 0,
+                          "shape %d, %s: groups %d/%d/%d by each segment alone, %d/%d/%d", k,
+                          opts[o] ? opts[o] : "", g[0], g[1], g[2], S->group_rows[0],
+                          S->group_rows[1], S->group_rows[2]);
+            release("suraa", S);
+        }
+        spira_matrix_destroy(A);
+    }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* LightSpMV's layout: the level, V (the csr-vector rule unless lanes= gives it) and the
  * batch (0 without the option: chosen on the device at upload). */
 START_TEST(lightspmv_options)
@@ -1391,6 +1435,7 @@ Suite *suite_formats(void)
     tc = tcase(s, "suraa");
     tcase_add_test(tc, suraa_layout_contents);
     tcase_add_test(tc, suraa_freedman_diaconis);
+    tcase_add_test(tc, suraa_runs_are_contiguous);
     tc = tcase(s, "auto");
     tcase_add_test(tc, auto_row_stats);
     tcase_add_test(tc, auto_rules);

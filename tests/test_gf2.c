@@ -5,7 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include "testutil.h"
-#include "gf2/gf2.h"
+#include "gf2/gf2_parts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +19,36 @@ const char *const tu_gf2_variants[][2] = {
     {"sliced-coo", "share=block"},
     {"sliced-coo", "share=block,rows=7"},
     {"sliced-coo", "share=warp,rows=1"},
+    {"dense", ""}, /* refuses most shapes: tu_gf2_check asserts where */
+    {"dense", "max_fill=11"},
+    {"combined", ""},
+    {"combined", "dense=0,band1=thread,band2=warp,band3=block"},         /* nothing dense */
+    {"combined", "dense=1024"},                                          /* (nearly) all dense */
+    {"combined", "dense=0,cut1=1,cut2=1,band3=thread"},                  /* one band */
+    {"combined", "dense=4,cut1=16,cut2=64,band1=block,band2=thread,band3=warp"},
+    {"combined", "dense=8,cut1=4,cut2=64,band1=csr,band2=block,band3=csr"},
+    {"combined", "band1=block,parts=3"}, /* slices shared by three blocks on the GPU */
 };
 const int tu_gf2_nvariants = sizeof tu_gf2_variants / sizeof tu_gf2_variants[0];
 int tu_gf2_devices = 1;
+
+/* Whether the dense format refuses M with opts (its max_fill, else the default): the rows
+ * of one of M's device parts' chunks (all of M on one device), each its own plan. */
+static int dense_refuses(spira_context ctx, spira_gf2_matrix M, const char *opts)
+{
+    const char *mf = strstr(opts, "max_fill=");
+    const long max_fill = mf ? atol(mf + 9) : 3;
+    spira__gf2_part *parts;
+    int np;
+    ck_assert_int_eq(spira__gf2_parts(M, &parts, &np), SPIRA_OK);
+    for (int d = 0; d < np; d++)
+        for (int c = 0; c < parts[d].nchunks; c++) {
+            const spira__gf2_pattern *P = &parts[d].sub[c]->pattern;
+            if (spira__gf2_dense_check(ctx, P->nrows, P->ncols, P->nnz, max_fill) != SPIRA_OK)
+                return 1;
+        }
+    return 0;
+}
 
 int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
                  const int32_t *ri, const int32_t *ci, const char *label, unsigned seed)
@@ -50,6 +77,12 @@ int tu_gf2_check(spira_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
                                                          tu_gf2_variants[v][1]), SPIRA_OK);
             memset(y, 0xff, ny * 8); /* poison: every bit set */
             ck_assert_int_eq(spira_gf2_block_set(Y, y), SPIRA_OK);
+            if (!strcmp(tu_gf2_variants[v][0], "dense") &&
+                dense_refuses(ctx, M, tu_gf2_variants[v][1])) {
+                ck_assert_int_eq(spira_gf2_spmv(M, X, Y), SPIRA_ERR_UNSUPPORTED);
+                tu_assert_error_has(ctx, "dense refuses: the bitmap of ");
+                continue;
+            }
             spira_status s = spira_gf2_spmv(M, X, Y);
             ck_assert_msg(s == SPIRA_OK, "%s, %s:%s, %d bits: %s", label, tu_gf2_variants[v][0],
                           tu_gf2_variants[v][1], 64 * words, spira_last_error(ctx));
@@ -318,6 +351,183 @@ START_TEST(gf2_kernel_square)
 }
 END_TEST
 
+
+/* The bitmap: 32 rows of a column in a word, a group's words consecutive over the columns;
+ * the standalone format refuses beyond max_fill times the CSR's bytes, naming them. */
+START_TEST(gf2_dense_layout)
+{
+    spira_context ctx = tu_cpu();
+    const int32_t ri[] = {0, 31, 32, 39, 5}, ci[] = {0, 0, 1, 2, 2};
+    spira_gf2_matrix M;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 40, 3, 5, ri, ci, &M), SPIRA_OK);
+    const spira__gf2_format *f = spira__gf2_format_find("dense");
+    spira__gf2_dense *D;
+    ck_assert_int_eq(f->convert(ctx, &M->pattern, "words=2", (void **)&D), SPIRA_OK);
+    ck_assert(D->nrows == 40 && D->ngroups == 2 && D->ndense == 3 && D->words == 2);
+    const uint32_t want[] = {1u | 1u << 31, 0, 1u << 5, 0, 1, 1u << 7};
+    ck_assert(!memcmp(D->bits, want, sizeof want));
+    for (int d = 0; d < 3; d++) ck_assert_int_eq(D->col[d], d);
+    ck_assert_uint_eq(f->bytes(D), 3 * 4 + 2 * 3 * 4);
+    f->destroy(D);
+    spira_gf2_matrix_destroy(M);
+    /* 1000 x 1000 with one entry a row: a bitmap of 125,000 bytes against 8,004 of CSR */
+    int32_t r[1000];
+    for (int i = 0; i < 1000; i++) r[i] = i;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 1000, 1000, 1000, r, r, &M), SPIRA_OK);
+    ck_assert_int_eq(f->convert(ctx, &M->pattern, "words=1", (void **)&D), SPIRA_ERR_UNSUPPORTED);
+    tu_assert_error_has(ctx, "dense refuses: the bitmap of 1000 x 1000 (rows padded to 32) would "
+                             "be 128000 bytes, 16.0x the 8004 bytes of its CSR (limit max_fill=3)");
+    ck_assert_int_eq(f->convert(ctx, &M->pattern, "words=1,max_fill=16", (void **)&D), SPIRA_OK);
+    f->destroy(D);
+    ck_assert_int_eq(f->convert(ctx, &M->pattern, "words=1,max_fill=0", (void **)&D),
+                     SPIRA_ERR_INVALID_ARG);
+    spira_gf2_matrix_destroy(M);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+static int has_entry(const spira__gf2_pattern *A, int32_t i, int32_t j)
+{
+    for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+        if (A->col_idx[k] == j) return 1;
+    return 0;
+}
+
+/* The combined layout of a matrix with rows of many weights: perm orders rows by weight,
+ * ties in order; the bitmap holds exactly the columns dense by the cut-off, in order; each
+ * band exactly its class's entries, slices of the sub-format's rows in column order; every
+ * entry of M exactly once. _i: cut-offs and sub-formats. */
+START_TEST(gf2_combined_layout)
+{
+    static const char *const opts[] = {"", "dense=8,cut1=64,cut2=512,band1=thread,band2=warp",
+                                       "dense=0,cut1=2,cut2=4,band3=thread", "dense=1024",
+                                       "dense=16,cut1=64,band1=csr,band3=csr"};
+    spira_context ctx = tu_cpu();
+    tu_triplets T;
+    tu_shape_triplets(&tu_shapes[10], tu_seed(), &T); /* power-law rows */
+    const int32_t n = tu_shapes[10].nrows;
+    for (int64_t e = 0; e < T.nnz; e++) /* dense low columns, as the sieve's */
+        T.ci[e] = (int32_t)((double)T.ci[e] * T.ci[e] * T.ci[e] / ((double)n * n));
+    spira_gf2_matrix M;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, n, n, T.nnz, T.ri, T.ci, &M), SPIRA_OK);
+    const spira__gf2_pattern *A = &M->pattern;
+    const spira__gf2_format *f = spira__gf2_format_find("combined");
+    char o[128];
+    snprintf(o, sizeof o, "%s%swords=%d", opts[_i], opts[_i][0] ? "," : "", 1 + _i % 2);
+    spira__gf2_combined *L;
+    ck_assert_msg(f->convert(ctx, A, o, (void **)&L) == SPIRA_OK, "%s", spira_last_error(ctx));
+    spira__gf2_cuts c;
+    ck_assert_int_eq(spira__gf2_combined_cuts(ctx, opts[_i], &c), SPIRA_OK);
+    ck_assert_str_eq(c.source, "generic");
+    ck_assert(L->cuts.dense == c.dense && L->cuts.cut[0] == c.cut[0] && L->cuts.cut[1] == c.cut[1]);
+    ck_assert_ptr_nonnull(L->perm);
+    int32_t *seen = calloc((size_t)n, sizeof *seen), *count = calloc((size_t)n, sizeof *count);
+#define WEIGHT(r) (A->row_ptr[(r) + 1] - A->row_ptr[r])
+    for (int32_t i = 0; i < n; i++) {
+        ck_assert(L->perm[i] >= 0 && L->perm[i] < n && !seen[L->perm[i]]++);
+        if (i) ck_assert(WEIGHT(L->perm[i - 1]) > WEIGHT(L->perm[i]) ||
+                         (WEIGHT(L->perm[i - 1]) == WEIGHT(L->perm[i]) &&
+                          L->perm[i - 1] < L->perm[i]));
+    }
+    int32_t *inv = malloc((size_t)n * sizeof *inv);
+    for (int32_t i = 0; i < n; i++) inv[L->perm[i]] = i;
+    for (int32_t k = 0; k < A->nnz; k++) count[A->col_idx[k]]++;
+    /* the bitmap: the dense columns in order, each entry's bit */
+    int32_t d = 0;
+    int64_t in_bitmap = 0;
+    for (int32_t j = 0; j < n; j++)
+        if (spira__gf2_column_class(&c, count[j], n) == 0) {
+            ck_assert_int_lt(d, L->dense.ndense);
+            ck_assert_int_eq(L->dense.col[d++], j);
+        }
+    ck_assert_int_eq(d, L->dense.ndense);
+    for (int32_t g = 0; g < L->dense.ngroups; g++)
+        for (d = 0; d < L->dense.ndense; d++)
+            for (uint32_t b = L->dense.bits[(size_t)g * L->dense.ndense + d]; b; b &= b - 1) {
+                const int32_t i = g * 32 + __builtin_ctz(b);
+                ck_assert_int_lt(i, n);
+                ck_assert(has_entry(A, L->perm[i], L->dense.col[d]));
+                in_bitmap++;
+            }
+    /* the bands */
+    int64_t total = in_bitmap;
+    for (int b = 0; b < SPIRA__GF2_BANDS; b++) {
+        const spira__gf2_sliced *B = &L->band[b];
+        ck_assert_int_eq(B->share, c.share[b]);
+        if (!B->nnz) continue;
+        ck_assert_int_eq(B->rows, spira__gf2_sliced_fit(c.share[b], 1 + _i % 2));
+        ck_assert_int_eq(B->nslices, (n + B->rows - 1) / B->rows);
+        ck_assert_int_eq(B->slice_ptr[0], 0);
+        ck_assert_int_eq(B->slice_ptr[B->nslices], B->nnz);
+        for (int32_t s = 0; s < B->nslices; s++)
+            for (int32_t k = B->slice_ptr[s]; k < B->slice_ptr[s + 1]; k++) {
+                const int32_t i = s * B->rows + B->row[k];
+                ck_assert_int_eq(spira__gf2_column_class(&c, count[B->col[k]], n), b + 1);
+                ck_assert(i < n && has_entry(A, L->perm[i], B->col[k]));
+                if (k > B->slice_ptr[s])
+                    ck_assert(B->col[k - 1] < B->col[k] ||
+                              (B->col[k - 1] == B->col[k] && B->row[k - 1] < B->row[k]));
+            }
+        total += B->nnz;
+    }
+    ck_assert_int_eq(total, A->nnz); /* all there, and (each found in A) none twice */
+    ck_assert_ptr_nonnull(strstr(f->stats(L), "cut-offs generic"));
+    f->destroy(L);
+#undef WEIGHT
+    free(seen), free(count), free(inv);
+    spira_gf2_matrix_destroy(M);
+    tu_triplets_free(&T);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
+/* Rows already by weight keep their order (no permutation); bad cut-offs are refused with
+ * the range. */
+START_TEST(gf2_combined_options)
+{
+    spira_context ctx = tu_cpu();
+    tu_triplets T;
+    tu_gf2_nfs_triplets(2000, 16, tu_seed(), &T);
+    spira_gf2_matrix M;
+    ck_assert_int_eq(spira_gf2_matrix_from_coo(ctx, 2000, 2000, T.nnz, T.ri, T.ci, &M), SPIRA_OK);
+    const spira__gf2_format *f = spira__gf2_format_find("combined");
+    spira__gf2_combined *L;
+    int sorted = 1; /* repeated draws cancel in pairs: weights may differ */
+    for (int32_t i = 1; i < 2000; i++)
+        sorted &= M->pattern.row_ptr[i + 1] - M->pattern.row_ptr[i] <=
+                  M->pattern.row_ptr[i] - M->pattern.row_ptr[i - 1];
+    ck_assert_int_eq(f->convert(ctx, &M->pattern, "words=4", (void **)&L), SPIRA_OK);
+    ck_assert(sorted ? L->perm == NULL : L->perm != NULL);
+    f->destroy(L);
+    const struct {
+        const char *opts, *says;
+    } bad[] = {
+        {"dense=2000", "combined option dense=2000: 0 to 1024"},
+        {"dense=-1", "combined option dense=-1: 0 to 2^30"},
+        {"cut1=0", "combined option cut1=0: 1 to 2^30"},
+        {"cut1=100,cut2=10", "combined options cut1=100, cut2=10: want cut1 <= cut2"},
+        {"band2=grid", "format option band2='grid': thread or warp or block or csr"},
+        {"cut2=x", "cut2"},
+        {"parts=2000", "combined option parts=2000: 0 (as many blocks a slice as fill the GPU) "
+                       "to 1024"},
+    };
+    spira_gf2_block X, Y;
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 2000, 64, &X), SPIRA_OK);
+    ck_assert_int_eq(spira_gf2_block_create(ctx, 2000, 64, &Y), SPIRA_OK);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(spira_gf2_matrix_set_format(M, "combined", bad[i].opts), SPIRA_OK);
+        ck_assert_int_eq(spira_gf2_spmv(M, X, Y), SPIRA_ERR_INVALID_ARG);
+        tu_assert_error_has(ctx, bad[i].says);
+    }
+    ck_assert_int_eq(spira_gf2_matrix_set_format(M, "combined", "rows=5"), SPIRA_ERR_INVALID_ARG);
+    tu_assert_error_has(ctx, "(its options: dense cut1 cut2 band1 band2 band3 parts)");
+    spira_gf2_block_destroy(X), spira_gf2_block_destroy(Y);
+    spira_gf2_matrix_destroy(M);
+    tu_triplets_free(&T);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(gf2_bad_arguments)
 {
     spira_context ctx = tu_cpu();
@@ -341,7 +551,7 @@ START_TEST(gf2_bad_arguments)
     ck_assert_int_eq(spira_gf2_spmv(M, X, X), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira_gf2_block_set(X, NULL), SPIRA_ERR_INVALID_ARG);
     ck_assert_int_eq(spira_gf2_matrix_set_format(M, "ell", NULL), SPIRA_ERR_INVALID_ARG);
-    tu_assert_error_has(ctx, "unknown GF(2) format 'ell' (known: csr, sliced-coo)");
+    tu_assert_error_has(ctx, "unknown GF(2) format 'ell' (known: csr, sliced-coo, dense, combined)");
     ck_assert_int_eq(spira_gf2_matrix_set_format(M, "sliced-coo", "slices=4"), SPIRA_ERR_INVALID_ARG);
     tu_assert_error_has(ctx, "has no option 'slices' (its options: share rows)");
     const struct {
@@ -392,7 +602,7 @@ void tu_gf2_alloc_walk(spira_context ctx)
             if (s == SPIRA_OK && made < n) break; /* every allocation has failed once */
             ck_assert_msg(s == SPIRA_OK || s == SPIRA_ERR_NOMEM, "%s, failure %ld: %s",
                           tu_gf2_variants[v][0], n, spira_status_name(s));
-            ck_assert_int_lt(n, 100);
+            ck_assert_int_lt(n, 300); /* combined on the GPU makes about 40 a plan */
         }
     tu_triplets_free(&T);
 }
@@ -415,6 +625,9 @@ Suite *suite_gf2(void)
     tcase_add_loop_test(tc, gf2_formats_on_shapes, 0, tu_nshapes);
     tcase_add_test(tc, gf2_nfs_shape);
     tcase_add_test(tc, gf2_sliced_layout);
+    tcase_add_test(tc, gf2_dense_layout);
+    tcase_add_loop_test(tc, gf2_combined_layout, 0, 5);
+    tcase_add_test(tc, gf2_combined_options);
     tcase_add_test(tc, gf2_bad_arguments);
     tcase_add_test(tc, gf2_alloc_failures);
     tcase_add_test(tc, gf2_kernel_wide);

@@ -228,6 +228,41 @@ START_TEST(hopeless_solves_stop)
 }
 END_TEST
 
+/* The default stagnation window grows with A: n steps end a Krylov method in exact
+ * arithmetic, so a plateau shorter than n is not taken for stagnation. 750 copies of the
+ * rotation block above (1500 rows): Jacobi stops after 1500 iterations, not 1000. */
+START_TEST(stagnation_window_grows_with_n)
+{
+    spira_context ctx = tu_cpu();
+    enum { BLOCKS = 750, N = 2 * BLOCKS };
+    int32_t ri[4 * BLOCKS], ci[4 * BLOCKS];
+    double v[4 * BLOCKS], bb[N] = {0};
+    for (int k = 0; k < BLOCKS; k++) {
+        const int32_t r[] = {0, 0, 1, 1}, c[] = {0, 1, 0, 1};
+        const double a[] = {1, 1, -1, 1};
+        for (int e = 0; e < 4; e++) {
+            ri[4 * k + e] = 2 * k + r[e], ci[4 * k + e] = 2 * k + c[e], v[4 * k + e] = a[e];
+        }
+        bb[2 * k] = 1;
+    }
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, N, N, 4 * BLOCKS, ri, ci, v, SPIRA_R64, &A),
+                     SPIRA_OK);
+    spira_vector b, x;
+    tu_vectors_for(A, &b, &x);
+    spira_vector_set(b, bb);
+    spira_solve_info info;
+    const spira_solve_opts o = {.maxit = 5000};
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_JACOBI, A, b, x, &o, &info),
+                     SPIRA_ERR_NOT_CONVERGED);
+    ck_assert_int_eq(info.reason, SPIRA_STOPPED_STAGNATION);
+    ck_assert_int_eq(info.iterations, N);
+    spira_vector_destroy(x), spira_vector_destroy(b);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* Kershaw's matrix: CG with ILU(0) (= IC(0) here) retries on A + alpha diag(A) until every
  * pivot is positive, says which alpha in info, and converges; in float too (_i). */
 START_TEST(ic0_shifted_for_kershaw)
@@ -511,6 +546,7 @@ Suite *suite_solvers(void)
     tcase_add_test(tc, solve_refuses_structurally_singular);
     tcase_add_test(tc, solve_opts_checked);
     tcase_add_test(tc, hopeless_solves_stop);
+    tcase_add_test(tc, stagnation_window_grows_with_n);
     tcase_add_loop_test(tc, ic0_shifted_for_kershaw, 0, 2);
     tcase_add_test(tc, cg_classic_step_mid_solve);
     suite_add_tcase(s, tc);

@@ -517,6 +517,7 @@ static spira_context deterministic_cuda(int host_convert)
 void tu_convert_contexts_make(void)
 {
     tu_dev_ctx = deterministic_cuda(0);
+    tu_dev_ctx->poison_builds = 1; /* a slot a GPU conversion leaves unwritten shows */
     tu_host_ctx = deterministic_cuda(1);
 }
 

@@ -192,6 +192,9 @@ TCase *tu_gpu_device_convert_tcase(void);
 /* check_gpu's case comparing the ELL, COO and HYB layouts built on the GPU with the host's,
  * array for array (gpu_device_layout.c). */
 TCase *tu_gpu_device_layout_tcase(void);
+/* check_gpu's case comparing the GF(2) layouts built on the GPU with the host's, array for
+ * array (gpu_gf2_convert.c). */
+TCase *tu_gpu_gf2_convert_tcase(void);
 /* check_gpu's case for the Jacobi-sweep triangular solves (gpu_trisolve.c) on ctx. */
 TCase *tu_gpu_trisolve_tcase(spira_context ctx);
 /* CG through its graph against CG per iteration (test_cg_graph.c), with a context of its

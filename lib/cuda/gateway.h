@@ -41,6 +41,14 @@ spira_status spira__cuda_copy_peer(spira_context ctx, int side, void *dst, int d
 
 spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t bytes, const char *what);
 void spira__cuda_free(spira_context ctx, void *dp);
+/* Scratch of one call (a conversion's temporaries): allocated and freed in the order of the
+ * context's stream (from the context's memory pool, runtime.cu), so that neither waits for
+ * the device as cudaFree does, and freeing right after enqueueing the work that reads it is
+ * safe on every path, failures included. Budget-checked, counted and failure-injected as
+ * spira__cuda_malloc. */
+spira_status spira__cuda_scratch_malloc(spira_context ctx, void **dp, size_t bytes,
+                                        const char *what);
+void spira__cuda_scratch_free(spira_context ctx, void *dp); /* NULL is fine */
 spira_status spira__cuda_upload(spira_context ctx, void *dst, const void *src, size_t bytes);
 /* *dst = a new device copy of bytes at src (malloc, then upload): what every format's
  * upload does per array. On failure *dst is NULL or allocated (free it with the rest). */
@@ -49,6 +57,11 @@ spira_status spira__cuda_clone(spira_context ctx, void **dst, const void *src, s
 spira_status spira__cuda_download(spira_context ctx, void *dst, const void *src, size_t bytes);
 spira_status spira__cuda_copy(spira_context ctx, void *ddst, const void *dsrc, size_t bytes);
 spira_status spira__cuda_zero(spira_context ctx, void *d, size_t bytes); /* on the stream */
+/* Every byte of d set to SPIRA__POISON_BYTE, on the stream (ctx->poison_builds): as an int32
+ * it is negative but not the -1 of padding, as a float or double neither 0 nor a value a
+ * test draws. */
+#define SPIRA__POISON_BYTE 0xa5
+spira_status spira__cuda_poison(spira_context ctx, void *d, size_t bytes);
 spira_status spira__cuda_synchronize(spira_context ctx);
 
 /* A CSR matrix on the device: the CSR-family formats' handle (spmv/csr_gpu.cuh) and the ILU

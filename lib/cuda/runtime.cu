@@ -6,12 +6,20 @@
 #include "cuda/check.cuh"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Large uploads go through two pinned staging buffers of STAGE_BYTES: every host core
  * copies a chunk into one while the copy engine moves the other, where a pageable copy
  * runs at what the driver's own staging and one core allow (4.4-7.2 GB/s on the H100,
  * bench/results/2026-11-23-h100-spmv). */
 #define STAGE_BYTES ((size_t)4 << 20)
+
+/* Scratch (spira__cuda_scratch_malloc) comes from a pool of the context's own that keeps up
+ * to this much device memory mapped between uses: a conversion waits on the device for the
+ * sizes it reads back, and a pool that kept nothing would give its memory back at each
+ * wait and map it again for the next temporary. What stays mapped is freed with the
+ * context. */
+#define SCRATCH_KEEP_BYTES ((uint64_t)256 << 20)
 
 struct spira_cuda_ctx {
     cudaStream_t stream;
@@ -21,6 +29,7 @@ struct spira_cuda_ctx {
     void *scratch;             /* SPIRA__CUDA_SCRATCH_BYTES, for fused.cu's reductions */
     void *stage[2];            /* pinned, STAGE_BYTES each; NULL: uploads are pageable */
     cudaEvent_t staged[2];     /* stage[i]'s last copy to the device is done */
+    cudaMemPool_t pool;        /* scratch; NULL: the device's default pool */
 };
 
 struct spira_cuda_timer {
@@ -44,6 +53,37 @@ static void stage_fini(spira_cuda_ctx *c)
         if (c->stage[i]) cudaFreeHost(c->stage[i]);
         c->staged[i] = NULL;
         c->stage[i] = NULL;
+    }
+}
+
+/* The scratch pool, or none (then scratch comes from the device's default pool, which keeps
+ * nothing between waits: slower, not wrong). Its first allocation is made here, so that
+ * what a pool costs once is paid with the context, not by whichever conversion comes
+ * first. */
+static void pool_init(spira_context ctx, spira_cuda_ctx *c)
+{
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = ctx->device;
+    uint64_t keep = SCRATCH_KEEP_BYTES;
+    void *p = NULL;
+    if (cudaMemPoolCreate(&c->pool, &props) != cudaSuccess) {
+        cudaGetLastError();
+        c->pool = NULL;
+        return;
+    }
+    if (cudaMemPoolSetAttribute(c->pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess ||
+        cudaMallocFromPoolAsync(&p, 1, c->pool, c->stream) != cudaSuccess ||
+        cudaFreeAsync(p, c->stream) != cudaSuccess ||
+        cudaStreamSynchronize(c->stream) != cudaSuccess) {
+        cudaGetLastError();
+        cudaStreamSynchronize(c->stream);
+        cudaGetLastError();
+        cudaMemPoolDestroy(c->pool);
+        c->pool = NULL;
     }
 }
 
@@ -101,6 +141,7 @@ extern "C" spira_status spira__cuda_init(spira_context ctx)
         ctx->device_budget = free_b;
     }
     if (s == SPIRA_OK) stage_init(c);
+    if (s == SPIRA_OK) pool_init(ctx, c);
     if (s != SPIRA_OK) spira__cuda_fini(ctx);
     return s;
 }
@@ -113,6 +154,11 @@ extern "C" void spira__cuda_fini(spira_context ctx)
     cudaGetLastError();
     spira__cuda_free(ctx, c->scratch);
     stage_fini(c);
+    if (c->pool) { /* scratch freed in stream order is back in the pool once the stream is */
+        cudaStreamSynchronize(c->stream);
+        cudaGetLastError();
+        cudaMemPoolDestroy(c->pool);
+    }
     if (c->cusparse) cusparseDestroy(c->cusparse);
     if (c->cublas) cublasDestroy(c->cublas);
     if (c->side) cudaStreamDestroy(c->side);
@@ -186,6 +232,33 @@ extern "C" void spira__cuda_free(spira_context ctx, void *dp)
     (void)ctx;
     if (!dp) return;
     cudaFree(dp);
+    spira__alloc_track(-1);
+}
+
+extern "C" spira_status spira__cuda_scratch_malloc(spira_context ctx, void **dp, size_t bytes,
+                                                   const char *what)
+{
+    *dp = NULL;
+    SPIRA__TRY(spira__budget_check_device(ctx, bytes, 1, what));
+    spira_cuda_ctx *c = ctx->cuda;
+    cudaError_t e = spira__alloc_should_fail() ? cudaErrorMemoryAllocation
+                    : c->pool ? cudaMallocFromPoolAsync(dp, bytes ? bytes : 1, c->pool, c->stream)
+                              : cudaMallocAsync(dp, bytes ? bytes : 1, c->stream);
+    if (e == cudaSuccess) {
+        spira__alloc_track(1);
+        return SPIRA_OK;
+    }
+    cudaGetLastError();
+    *dp = NULL;
+    spira_status s = e == cudaErrorMemoryAllocation ? SPIRA_ERR_NOMEM : SPIRA_ERR_DEVICE;
+    return spira__error(ctx, s, "out of device memory allocating %s: %zu bytes requested (%s)",
+                        what, bytes, cudaGetErrorString(e));
+}
+
+extern "C" void spira__cuda_scratch_free(spira_context ctx, void *dp)
+{
+    if (!dp) return;
+    if (cudaFreeAsync(dp, ctx->cuda->stream) != cudaSuccess) cudaGetLastError();
     spira__alloc_track(-1);
 }
 
@@ -280,6 +353,12 @@ extern "C" spira_status spira__cuda_copy(spira_context ctx, void *d, const void 
 extern "C" spira_status spira__cuda_zero(spira_context ctx, void *d, size_t b)
 {
     SPIRA__CUDA(ctx, cudaMemsetAsync(d, 0, b, ctx->cuda->stream));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_poison(spira_context ctx, void *d, size_t b)
+{
+    SPIRA__CUDA(ctx, cudaMemsetAsync(d, SPIRA__POISON_BYTE, b, ctx->cuda->stream));
     return SPIRA_OK;
 }
 

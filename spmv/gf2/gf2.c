@@ -2,9 +2,10 @@
  * gf2.c - SpMV over GF(2) (see gf2.h): the matrix (a pattern whose entries are the parity
  * of their count), the registry of GF(2) formats and the plans (one per block width, built
  * by spmv.c's plan machinery). The multiply, over the matrix's device parts, is
- * gf2_parts.c's.
+ * gf2_devices.c's.
  */
-#include "gf2.h"
+#include "gf2_parts.h"
+#include "device.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +15,9 @@
 
 #define FORMATS(X) \
     X(csr)         \
-    X(sliced)
+    X(sliced)      \
+    X(dense)       \
+    X(combined)
 
 #define DECLARE(x) extern const spira__format spira__gf2_##x##_format;
 FORMATS(DECLARE)
@@ -144,11 +147,50 @@ void spira__gf2_plans_drop(spira_gf2_matrix M)
     }
 }
 
+/* The pattern's device copy goes with the plans that were built from it. */
+static void pattern_dev_drop(spira_gf2_matrix M)
+{
+    if (M->pattern_dev)
+        spira__dev_destroy(M->ctx, SPIRA__GPU(&spira__gf2_pattern_gpu), M->pattern_dev);
+    M->pattern_dev = NULL;
+}
+
+/* *dP = M's pattern on the device when a plan of f is to be converted there: f converts on
+ * the GPU, and the context is CUDA's and does not convert on the host; NULL otherwise. */
+static spira_status pattern_dev_get(spira_gf2_matrix M, const spira__format *f,
+                                    const spira__csr_dev **dP)
+{
+    *dP = NULL;
+    spira_context ctx = M->ctx;
+    if (ctx->backend != SPIRA_BACKEND_CUDA || ctx->host_convert || !f->gpu || !f->gpu->build)
+        return SPIRA_OK;
+    if (!M->pattern_dev) {
+        const double t0 = spira__now_ms();
+        spira_status s = spira__dev_create(ctx, SPIRA__GPU(&spira__gf2_pattern_gpu), "GF(2) pattern",
+                                           &M->pattern, NULL, NULL, &M->pattern_dev);
+        if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
+        if (s != SPIRA_OK) {
+            pattern_dev_drop(M);
+            return s;
+        }
+        M->pattern_upload_ms = spira__now_ms() - t0;
+    }
+    *dP = (const spira__csr_dev *)M->pattern_dev;
+    return SPIRA_OK;
+}
+
+void spira__gf2_device_drop(spira_gf2_matrix M)
+{
+    spira__gf2_plans_drop(M);
+    pattern_dev_drop(M);
+}
+
 void spira_gf2_matrix_destroy(spira_gf2_matrix M)
 {
     if (!M) return;
     if (M->parts_free) M->parts_free(M);
     spira__gf2_plans_drop(M);
+    pattern_dev_drop(M);
     spira__csr_free(&M->pattern);
     spira__free(M);
 }
@@ -189,7 +231,11 @@ spira_status spira__gf2_plan_get(spira_gf2_matrix M, int words, spira__gf2_plan 
         char opts[sizeof M->format_opts + 16];
         snprintf(opts, sizeof opts, "%s%swords=%d", M->format_opts, M->format_opts[0] ? "," : "",
                  words);
-        SPIRA__TRY(spira__plan_build(M->ctx, "GF(2)", f, &M->pattern, NULL, opts, p));
+        const spira__csr_dev *dP;
+        SPIRA__TRY(pattern_dev_get(M, f, &dP));
+        SPIRA__TRY(spira__plan_build(M->ctx, "GF(2)", f, &M->pattern, dP, opts, p));
+        (*p)->upload_ms += M->pattern_upload_ms; /* the first plan that needed it paid it */
+        M->pattern_upload_ms = 0;
     }
     *plan = *p;
     return SPIRA_OK;

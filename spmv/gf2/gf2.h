@@ -20,6 +20,18 @@
  *                every warp shares one copy, atomic XOR between warps) or block (LS-COO: one
  *                copy, atomic XOR, the most rows a slice). rows=R overrides the rows a slice
  *                that fit 48 KiB of shared memory.
+ *   dense        the paper's dense bitmap: 32 rows of a column in a 32-bit word, a thread a
+ *                column, XOR partials per warp and per block, atomic XOR into Y; the whole
+ *                matrix as a bitmap, refused beyond max_fill (default 3) times its CSR's
+ *                bytes.
+ *   combined     the paper's full format: rows by weight, the columns classed by density,
+ *                the dense ones in the bitmap, the rest in three sliced-COO bands, each in
+ *                the sub-format its option names (or csr); the cut-offs' defaults are measured per
+ *                device (gf2_combined.c). The row order stays inside the plan.
+ * The pieces the last two are made of, shared with sliced-coo, are in gf2_parts.h. On the
+ * CUDA backend sliced-coo, dense and combined are converted on the GPU from the pattern's
+ * device copy (gf2_build_gpu.cu), the host conversion staying the CPU backend's layout and
+ * the reference check_gpu compares them with.
  * XOR is exact, so every format gives the same bits on every run.
  */
 #ifndef SPIRA_SPMV_GF2_H
@@ -39,7 +51,7 @@ typedef spira__spmv_plan spira__gf2_plan;
 /* The registry of GF(2) formats (gf2.c). */
 const spira__format *spira__gf2_format_find(const char *name);
 
-/* A row block of M on one device (gf2_parts.c): M's multiplies are split by rows over
+/* A row block of M on one device (gf2_devices.c): M's multiplies are split by rows over
  * M->ndev devices of one machine, part d on spira__context_part(M->ctx, d), each made of
  * plain GF(2) matrices of its rows (any format, built on its device) that multiply the
  * whole block X into its rows of Y. N = 1 takes the same path with one part. A part's rows
@@ -64,22 +76,29 @@ typedef struct {
 struct spira_gf2_matrix_s {
     spira_context ctx;
     spira__gf2_pattern pattern;
-    int borrowed;             /* a part's sub-matrix: 1 col_idx, 2 row_ptr are M's */
-    char format[32], format_opts[64];
+    char format[32], format_opts[128];
     spira__gf2_plan *plan[3]; /* one per block width: 1, 2, 4 words */
+    /* The pattern on the device for the conversions on the GPU (gf2_parts.h), uploaded by
+     * the first plan that converts there, kept for the others (NULL: none yet); upload_ms
+     * what that took, given to that plan's upload time. */
+    void *pattern_dev;
+    double pattern_upload_ms;
+    int borrowed;             /* a device part's matrix: 1 col_idx, 2 row_ptr are M's */
     int ndev;                 /* devices the multiplies are split over (0: not set, one) */
     int chunks;               /* chunks a part: 1, or SPIRA_GF2_CHUNKS on several devices */
     spira__gf2_part *parts;   /* ndev of them, made on first use; NULL until then */
     spira__event *start;      /* on M's stream: X is ready, Y free, for the parts */
-    void (*parts_free)(spira_gf2_matrix M); /* set with the parts (gf2_parts.c, a file
+    void (*parts_free)(spira_gf2_matrix M); /* set with the parts (gf2_devices.c, a file
                                              * above this one): how gf2.c drops them */
 };
 
 /* The plan for `words`, built on first use. */
 spira_status spira__gf2_plan_get(spira_gf2_matrix M, int words, spira__gf2_plan **plan);
 void spira__gf2_plans_drop(spira_gf2_matrix M);
+/* M's plans and its pattern's device copy (gf2.c), freed. */
+void spira__gf2_device_drop(spira_gf2_matrix M);
 
-/* M's parts (gf2_parts.c), made now if need be: *n of them, rows in order. */
+/* M's parts (gf2_devices.c), made now if need be: *n of them, rows in order. */
 spira_status spira__gf2_parts(spira_gf2_matrix M, spira__gf2_part **parts, int *n);
 /* Every part's plan for `words` built, each on its device; setup_ms (may be NULL) adds
  * what they took. */

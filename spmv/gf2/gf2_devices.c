@@ -1,5 +1,5 @@
 /*
- * gf2_parts.c - a GF(2) matrix's multiplies split by rows over the devices of one machine
+ * gf2_devices.c - a GF(2) matrix's multiplies split by rows over the devices of one machine
  * (the chapter's dual-GPU split, for N devices): part d holds rows [r_d, r_(d+1)) as a
  * matrix of its own on device d, in M's format, and multiplies the whole block by them.
  * The rows are cut where the running count of nonzeros plus rows crosses d / N of the total,
@@ -71,7 +71,7 @@ static void part_buffers_free(spira__gf2_part *p)
 static void sub_free(spira_gf2_matrix S)
 {
     if (!S) return;
-    spira__gf2_plans_drop(S);
+    spira__gf2_device_drop(S);
     if (!(S->borrowed & 2)) spira__free(S->pattern.row_ptr);
     spira__free(S);
 }
@@ -84,7 +84,7 @@ void spira__gf2_parts_drop_plans(spira_gf2_matrix M)
         spira__context_activate(p->ctx);
         spira_context_synchronize(p->ctx); /* its copies may still read or write them */
         for (int c = 0; c < p->nchunks; c++)
-            if (p->sub[c]) spira__gf2_plans_drop(p->sub[c]);
+            if (p->sub[c]) spira__gf2_device_drop(p->sub[c]);
         part_buffers_free(p);
     }
     spira__context_activate(M->ctx);
@@ -312,7 +312,7 @@ spira_status spira_gf2_matrix_drop_plans(spira_gf2_matrix M)
 {
     if (!M) return SPIRA_ERR_INVALID_ARG;
     spira__gf2_parts_drop_plans(M);
-    spira__gf2_plans_drop(M);
+    spira__gf2_device_drop(M);
     return SPIRA_OK;
 }
 

@@ -1,0 +1,109 @@
+/*
+ * sort_gpu.cuh - rows put in order by a key on the GPU, for the conversions that sort rows
+ * (sell, suraa): perm[r] = the row at sorted position r, ascending in key, equal keys in
+ * row order. The sort is stable and starts from the rows in order, so the order is the one
+ * the host's comparison sort makes when its comparison ends on the row index: the same
+ * permutation, not merely an equally valid one.
+ *
+ * CUB's merge sort (DeviceMergeSort::StableSortPairs) on 64-bit keys, not its radix sort:
+ * on sm_90 the radix sort's kernels take 79-128 registers (one-sweep and single-tile), past
+ * what `make kernel-registers` allows any kernel of the library (64), and so does the merge
+ * sort's merge kernel on 32-bit keys (105); on 64-bit keys the merge sort's take 18-64.
+ * Header-only: the key is a functor of the row, inlined into the kernel that writes it.
+ */
+#ifndef SPIRA_SORT_GPU_CUH
+#define SPIRA_SORT_GPU_CUH
+
+#include "cuda/check.cuh"
+#include "cuda/gateway.h"
+
+#include <cub/device/device_merge_sort.cuh>
+
+namespace spira_sort {
+namespace { /* each including file its own kernels */
+
+constexpr int kBlock = 256;
+constexpr size_t kAlign = 256;
+
+inline size_t aligned(size_t b) { return (b + kAlign - 1) / kAlign * kAlign; }
+
+template <typename K>
+struct key_less {
+    __device__ bool operator()(const K &a, const K &b) const { return a < b; }
+};
+
+/* key[i] = key_of(i), row[i] = i */
+template <typename K, typename KeyOf>
+__global__ void __launch_bounds__(kBlock)
+    keys_kernel(int n, KeyOf key_of, K *__restrict__ key, int *__restrict__ row)
+{
+    const unsigned stride = gridDim.x * blockDim.x;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n; i += stride) {
+        key[i] = (K)key_of((int)i);
+        row[i] = (int)i;
+    }
+}
+
+__global__ void __launch_bounds__(kBlock) iota_kernel(int n, int *__restrict__ row)
+{
+    const unsigned stride = gridDim.x * blockDim.x;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n; i += stride)
+        row[i] = (int)i;
+}
+
+/* The keys and the rows (in perm) made, then sorted together in place. */
+template <typename KeyOf>
+spira_status sort(spira_context ctx, int n, KeyOf key_of, int32_t *perm, const char *what)
+{
+    typedef unsigned long long K;
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    size_t temp = 0;
+    SPIRA__CUDA(ctx, cub::DeviceMergeSort::StableSortPairs(nullptr, temp, (K *)nullptr,
+                                                           (int *)nullptr, n, key_less<K>(), st));
+    /* one block: the keys, then CUB's storage */
+    const size_t kb = aligned((size_t)n * sizeof(K));
+    void *s = NULL;
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, kb + temp, what));
+    K *key = (K *)s;
+    keys_kernel<K><<<spira__blocks(n, kBlock), kBlock, 0, st>>>(n, key_of, key, perm);
+    spira_status r = spira__cuda_status(ctx, cudaGetLastError(), "keys_kernel", __FILE__, __LINE__);
+    if (r == SPIRA_OK)
+        r = spira__cuda_status(ctx,
+                               cub::DeviceMergeSort::StableSortPairs((char *)s + kb, temp, key,
+                                                                     perm, n, key_less<K>(), st),
+                               "cub::DeviceMergeSort::StableSortPairs", __FILE__, __LINE__);
+    spira__cuda_scratch_free(ctx, s); /* in stream order: after the sort */
+    return r;
+}
+
+} // namespace
+} // namespace spira_sort
+
+/* perm[r], r < n: the rows 0..n-1 sorted by key_of(row) (an unsigned value below 2^bits,
+ * bits <= 64; KeyOf a device-callable functor), ascending, ties in row order. bits 0 (one
+ * key for all): the identity, without sorting. On the context's stream, no wait; scratch
+ * stream-ordered. */
+template <typename KeyOf>
+spira_status spira__sort_rows(spira_context ctx, int32_t n, int bits, KeyOf key_of,
+                              int32_t *perm, const char *what)
+{
+    if (n <= 0) return SPIRA_OK;
+    if (bits <= 0) {
+        cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+        spira_sort::iota_kernel<<<spira__blocks(n, spira_sort::kBlock), spira_sort::kBlock, 0,
+                                  st>>>(n, perm);
+        SPIRA__LAUNCHED(ctx);
+        return SPIRA_OK;
+    }
+    return spira_sort::sort(ctx, n, key_of, perm, what);
+}
+
+/* The bits an unsigned value up to v needs (0 for 0). */
+static inline int spira__bits_for(unsigned long long v)
+{
+    int b = 0;
+    while (v) b++, v >>= 1;
+    return b;
+}
+
+#endif
