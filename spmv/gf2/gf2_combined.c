@@ -29,6 +29,10 @@ static const struct {
     const char *device; /* a substring of the context's device name; NULL: the generic default */
     spira__gf2_cuts cuts;
 } defaults[] = {
+    /* the sweep's fastest on an H200 (bench/results/2026-11-26-h200x2-session9): no bitmap */
+    {"H200",
+     {0, {64, 8192}, 0,
+      {SPIRA__GF2_BAND_CSR, SPIRA__GF2_SHARE_BLOCK, SPIRA__GF2_SHARE_WARP}, "H200"}},
     {NULL, {32, {256, 8192}, 0, {SPIRA__GF2_BAND_CSR, SPIRA__GF2_BAND_CSR, SPIRA__GF2_BAND_CSR},
             "generic"}},
 };
@@ -254,7 +258,8 @@ static void gf2_combined_apply(const void *layout, double alpha, const void *vx,
 static size_t gf2_combined_bytes(const void *layout)
 {
     const spira__gf2_combined *L = (const spira__gf2_combined *)layout;
-    size_t n = (L->perm ? (size_t)L->nrows * sizeof(int32_t) : 0) + spira__gf2_dense_bytes(&L->dense);
+    size_t n = (L->perm ? (size_t)L->nrows * sizeof(int32_t) : 0) +
+               spira__gf2_dense_bytes(&L->dense);
     for (int b = 0; b < SPIRA__GF2_BANDS; b++)
         if (L->band[b].nnz) n += spira__gf2_sliced_bytes(&L->band[b]);
     return n;
