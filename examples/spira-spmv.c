@@ -105,9 +105,12 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
     memset(r, 0, sizeof *r);
     r->status = "error";
     spira_status s = spira_matrix_set_format(A, it->name, it->opts);
-    spira_plan_info p;
+    spira_plan_info p, now;
     if (s == SPIRA_OK) s = spira_matrix_plan_info(A, &p);
     if (s == SPIRA_OK) s = convert_again(A, convert_reps, r);
+    /* p.stats points into the plan p described, which convert_again may have replaced */
+    if (s == SPIRA_OK) s = spira_matrix_plan_info(A, &now);
+    if (s == SPIRA_OK) p.stats = now.stats;
     if (s != SPIRA_OK) {
         r->status = s == SPIRA_ERR_UNSUPPORTED ? "refused" : "error";
         snprintf(r->note, sizeof r->note, "%s", spira_last_error(ctx));
