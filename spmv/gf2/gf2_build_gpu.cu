@@ -24,20 +24,6 @@ typedef unsigned long long u64;
 constexpr int kBlock = 256;
 constexpr u64 kBitmapKey = ~0ull; /* an entry the bitmap holds: sorts after every band's */
 
-/* Device memory of one call, freed when the call returns, whichever way. */
-struct dev_buf {
-    spira_context ctx;
-    void *p = nullptr;
-    explicit dev_buf(spira_context c) : ctx(c) {}
-    ~dev_buf() { spira__cuda_free(ctx, p); }
-    dev_buf(const dev_buf &) = delete;
-    dev_buf &operator=(const dev_buf &) = delete;
-    spira_status alloc(size_t bytes, const char *what)
-    {
-        return spira__cuda_malloc(ctx, &p, bytes ? bytes : 1, what);
-    }
-};
-
 /* the bits that hold 0 .. n-1 */
 int bits_for(long long n)
 {

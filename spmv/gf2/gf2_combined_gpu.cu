@@ -28,19 +28,6 @@ constexpr int kBlock = 256;
 
 typedef spira__gf2_combined_dev combined_dev;
 
-struct dev_buf {
-    spira_context ctx;
-    void *p = nullptr;
-    explicit dev_buf(spira_context c) : ctx(c) {}
-    ~dev_buf() { spira__cuda_free(ctx, p); }
-    dev_buf(const dev_buf &) = delete;
-    dev_buf &operator=(const dev_buf &) = delete;
-    spira_status alloc(size_t bytes, const char *what)
-    {
-        return spira__cuda_malloc(ctx, &p, bytes ? bytes : 1, what);
-    }
-};
-
 cudaStream_t stream_of(spira_context ctx) { return (cudaStream_t)spira__cuda_stream(ctx); }
 
 /* 1 where row i + 1 is heavier than row i: the rows are in weight order when none is */

@@ -17,6 +17,20 @@
 
 typedef unsigned long long spira__u64;
 
+/* Device memory of one call in the GPU builds, freed when the call returns, whichever way. */
+struct dev_buf {
+    spira_context ctx;
+    void *p = nullptr;
+    explicit dev_buf(spira_context c) : ctx(c) {}
+    ~dev_buf() { spira__cuda_free(ctx, p); }
+    dev_buf(const dev_buf &) = delete;
+    dev_buf &operator=(const dev_buf &) = delete;
+    spira_status alloc(size_t bytes, const char *what)
+    {
+        return spira__cuda_malloc(ctx, &p, bytes ? bytes : 1, what);
+    }
+};
+
 /* A sliced-COO piece on the device: the host layout's sizes and arrays, and `parts`, the
  * blocks that share a slice's entries (each XORs its partial rows into Y atomically; 1: a
  * block a slice, the paper's kernel). */
