@@ -17,6 +17,7 @@
 
 typedef unsigned long long spira__u64;
 
+#ifdef __cplusplus /* C includes this header too (tests/gpu_gf2_convert.c: the handles) */
 /* Device memory of one call in the GPU builds, freed when the call returns, whichever way. */
 struct dev_buf {
     spira_context ctx;
@@ -30,6 +31,7 @@ struct dev_buf {
         return spira__cuda_malloc(ctx, &p, bytes ? bytes : 1, what);
     }
 };
+#endif
 
 /* A sliced-COO piece on the device: the host layout's sizes and arrays, and `parts`, the
  * blocks that share a slice's entries (each XORs its partial rows into Y atomically; 1: a
