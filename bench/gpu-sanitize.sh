@@ -35,7 +35,7 @@ for tool in ${TOOLS:-memcheck racecheck initcheck}; do
   # SELL unsorted and in one-slice windows, merge with shares of 1 step (a row's carries
   # over as many threads as it has entries) and 1024, on a power-law graph
   cs $tool ./examples/spira-spmv data/email-Eu-core.mtx --reps 2 --warmup 1 \
-     --formats sell,sell:sigma=1,sell:sigma=32,merge,merge:items=1,merge:items=1024
+     --formats sell,sell:sigma=1,sell:sigma=32,merge,merge:items=1,merge:items=32
   cs $tool ./examples/spira-gf2 --nfs 2000:20 --width 64,128,256 --reps 2 --warmup 1 \
      --formats all,sliced-coo:share=thread,sliced-coo:share=block,sliced-coo:rows=32
   cs $tool ./examples/spira-gf2 --nfs 400:10 --kernel

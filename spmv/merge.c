@@ -6,8 +6,8 @@
  *
  * The default share, 8 steps a thread, is Merrill and Garland's order (they take 7 to 9
  * for double on their GPUs): enough work to pay for one binary search, short enough that
- * a warp's 32 consecutive shares stay within a few cache lines of values and columns.
- * items=N sets another (1 to 1024).
+ * a tile's staging stays small (12 KB of shared memory in double). items=N sets another,
+ * 1 to 32 (SPIRA__MERGE_ITEMS_MAX: 32 fills the 48 KB a block may take by default).
  */
 #include "merge.h"
 #include "csr.h"
@@ -20,10 +20,10 @@ static spira_status merge_convert(spira_context ctx, const spira__csr *A, const 
     *layout = NULL;
     long items;
     SPIRA__TRY(spira__opt_long(ctx, opts, "items", SPIRA__MERGE_ITEMS_DEFAULT, &items));
-    if (items < 1 || items > 1024)
+    if (items < 1 || items > SPIRA__MERGE_ITEMS_MAX)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                            "merge option items=%ld: 1 to 1024 (merge-path steps a thread)",
-                            items);
+                            "merge option items=%ld: 1 to %d (merge-path steps a thread)",
+                            items, SPIRA__MERGE_ITEMS_MAX);
     int64_t path = (int64_t)A->nrows + A->nnz, threads = (path + items - 1) / items;
     if (threads > INT32_MAX)
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
@@ -35,8 +35,10 @@ static spira_status merge_convert(spira_context ctx, const spira__csr *A, const 
     M->A = A;
     M->items = (int32_t)items;
     M->nthreads = (int32_t)threads;
+    M->ntiles = (int32_t)((threads + SPIRA__MERGE_TILE_THREADS - 1) / SPIRA__MERGE_TILE_THREADS);
     snprintf(M->stats, sizeof M->stats,
-             "items %d (path steps a thread), %d threads and carry-outs", M->items, M->nthreads);
+             "items %d (path steps a thread), %d threads in %d tiles of %d (a carry-out each)",
+             M->items, M->nthreads, M->ntiles, SPIRA__MERGE_TILE_THREADS);
     *layout = M;
     return SPIRA_OK;
 }
@@ -79,12 +81,12 @@ static void merge_apply(const void *layout, double alpha, const void *x, double 
     else SPIRA__MERGE_BODY(float);
 }
 
-/* The CSR once, and the carry-outs written and read once. */
+/* The CSR once, each tile's two path coordinates, its carry-out written and read once. */
 static size_t merge_bytes(const void *layout)
 {
     const spira__merge *M = (const spira__merge *)layout;
-    return spira__csr_layout_bytes(M->A) +
-           (size_t)M->nthreads * (sizeof(int32_t) + spira_dtype_size(M->A->dtype));
+    return spira__csr_layout_bytes(M->A) + ((size_t)M->ntiles + 1) * 2 * sizeof(int32_t) +
+           (size_t)M->ntiles * (sizeof(int32_t) + spira_dtype_size(M->A->dtype));
 }
 
 static const char *merge_stats(const void *layout)
@@ -96,9 +98,10 @@ extern const spira__format_gpu spira__merge_gpu;
 
 const spira__format spira__merge_format = {
     .name = "merge",
-    .description = "merge-based CSR: equal shares (items, default 8) of the merge path over "
-                   "row ends and nonzeros a thread, rows split between threads fixed up from "
-                   "carry-outs in thread order, no atomics (Merrill & Garland 2016)",
+    .description = "merge-based CSR: equal shares (items, 1-32, default 8) of the merge path "
+                   "over row ends and nonzeros a thread, in tiles of 128 threads staged in "
+                   "shared memory, rows split between threads fixed up from carry-outs in "
+                   "thread order, no atomics (Merrill & Garland 2016)",
     .options = "items",
     .convert = merge_convert,
     .apply = merge_apply,

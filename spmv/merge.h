@@ -7,9 +7,10 @@
  * right consumes a nonzero. Its nrows + nnz steps are cut into equal shares of `items`
  * steps, one a thread, whatever the row lengths: thread t starts at diagonal t*items and
  * finds where the path crosses it by a binary search. A thread writes every row it ends;
- * the partial sum of the row it stops inside is its carry-out (row, value), and a second
- * pass adds the carry-outs to their rows in thread order, without atomics: the same bits
- * run to run (and on every GPU, since the shares depend on the matrix alone).
+ * the partial sum of the row it stops inside is its carry-out (row, value), added to the
+ * row by whoever ends it, in thread order, without atomics: the same bits run to run (and
+ * on every GPU, since the shares depend on the matrix alone). On the GPU the threads go
+ * in tiles of 128 that stage their steps in shared memory (merge_gpu.cu).
  */
 #ifndef SPIRA_SPMV_MERGE_H
 #define SPIRA_SPMV_MERGE_H
@@ -21,12 +22,15 @@ extern "C" {
 #endif
 
 #define SPIRA__MERGE_ITEMS_DEFAULT 8 /* path steps a thread (merge.c says why) */
+#define SPIRA__MERGE_ITEMS_MAX 32     /* a tile's staging fits 48 KB of shared memory */
+#define SPIRA__MERGE_TILE_THREADS 128 /* threads a tile on the GPU (merge_gpu.cu) */
 
 typedef struct {
     const spira__csr *A; /* borrowed */
     int32_t items;       /* merge-path steps a thread */
-    int32_t nthreads;    /* ceil((nrows + nnz) / items): one carry-out each */
-    char stats[96];
+    int32_t nthreads;    /* ceil((nrows + nnz) / items) */
+    int32_t ntiles;      /* ceil(nthreads / SPIRA__MERGE_TILE_THREADS): one carry-out each */
+    char stats[112];
 } spira__merge;
 
 #ifdef __CUDACC__

@@ -1,18 +1,27 @@
 /*
  * merge_gpu.cu - the merge-based CSR kernels (Merrill & Garland 2016; merge.h), over the
- * CSR family's device copy (csr_gpu.cu) and one carry-out a thread.
+ * CSR family's device copy (csr_gpu.cu), in tiles of SPIRA__MERGE_TILE_THREADS threads.
  *
- * merge_kernel: thread t takes merge-path steps [t*items, (t+1)*items). It finds its start
- * by the binary search on its diagonal; its end is lane + 1's start (a shuffle), only the
- * warp's last lane searches its own. It writes y for every row it ends and leaves the
- * partial sum of the row it stops inside as (crow[t], cval[t]); crow is nondecreasing in t.
+ * A tile is the merge-path steps of its threads' shares: items * 128 steps, the row ends
+ * and nonzeros between two diagonals. Where the path crosses each tile's first diagonal is
+ * searched once, when the plan is made (merge_tiles_kernel, a thread a tile), so a multiply
+ * searches the global CSR no more; Merrill and Garland search it once a tile too.
  *
- * merge_fixup_kernel: the carry-outs of a row (a run of equal crow) are added to y[row]
- * by the run's first carry's lane when the run is one long, else by that lane's whole warp:
- * the run's end found by a binary search on crow, lanes summing every 32nd carry, then a
- * fixed shuffle tree. No atomics: the same bits every run. Empty rows are ended like any
- * other; a row of any length (a dense row, a row longer than a block's shares) only makes
- * its run of carries longer.
+ * merge_tile_kernel, a block a tile: the tile's row ends and its nonzeros' products
+ * v[k] * x[col[k]] are staged in shared memory with coalesced loads (a thread a nonzero,
+ * the block striding over the tile); then each thread finds its share's start by a binary
+ * search in shared memory, walks its items steps, writes y for every row it ends, and
+ * leaves the partial sum of the row it stops inside as its carry. The carries of a row are
+ * consecutive threads; the first of them adds the run to y[row] when the row ends inside
+ * the tile (the thread that ended it has written y[row] before the barrier), else the run
+ * is the tile's carry-out: (crow[tile], cval[tile]), nondecreasing in the tile.
+ *
+ * merge_fixup_kernel: the tiles' carry-outs of a row (a run of equal crow) are added to
+ * y[row] by the run's first carry's lane when the run is one long, else by that lane's
+ * whole warp: the run's end found by a binary search on crow, lanes summing every 32nd
+ * carry, then a fixed shuffle tree. No atomics anywhere: the same bits every run. Empty
+ * rows are ended like any other; a row of any length (a dense row, a row longer than
+ * many tiles) only makes its runs of carries longer.
  */
 #include "csr_gpu.cuh"
 #include "merge.h"
@@ -21,55 +30,99 @@
 
 namespace {
 
-constexpr int kMergeBlock = 256;
+constexpr int kTile = SPIRA__MERGE_TILE_THREADS;
 
 typedef struct {
     spira__csr_dev csr;
-    int32_t items, nthreads;
-    int32_t *crow; /* device, nthreads: the row each thread stops inside (nrows: none) */
-    void *cval;    /* device, nthreads values: its partial sum there */
+    int32_t items, nthreads, ntiles;
+    int32_t *tile_row, *tile_nz; /* device, ntiles + 1: where each tile's first diagonal
+                                    crosses the path (the last: nrows, nnz) */
+    int32_t *crow; /* device, ntiles: the row each tile stops inside (nrows: none) */
+    void *cval;    /* device, ntiles values: the partial sum left there */
 } merge_dev;
 
-/* Four blocks an SM (make kernel-registers' 64): left alone, nvcc gives the double kernel
- * more registers than that; capped, nothing spills. */
-template <typename T>
-__global__ void __launch_bounds__(kMergeBlock, 4)
-    merge_kernel(int nrows, int nnz, int items, int nthreads, const int *__restrict__ rp,
-                 const int *__restrict__ ci, const T *__restrict__ v, const T *__restrict__ x,
-                 T alpha, T beta, T *__restrict__ y, int *__restrict__ crow,
-                 T *__restrict__ cval)
+__global__ void merge_tiles_kernel(int nrows, int nnz, long long tile_steps, int ntiles,
+                                   const int *__restrict__ rp, int *__restrict__ tile_row,
+                                   int *__restrict__ tile_nz)
 {
-    const int lane = threadIdx.x & 31;
     const long long path = (long long)nrows + nnz;
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    /* whole warps go round together: the end coordinates come by shuffle */
-    for (long long base = (long long)blockIdx.x * blockDim.x + (threadIdx.x & ~31);
-         base < nthreads; base += stride) {
-        const long long t = base + lane, d0 = t * items < path ? t * items : path;
-        int row, nz, row_end, nz_end;
-        spira__merge_search(d0, rp + 1, nrows, nnz, &row, &nz);
-        row_end = __shfl_down_sync(0xffffffffu, row, 1);
-        nz_end = __shfl_down_sync(0xffffffffu, nz, 1);
-        if (lane == 31) {
-            const long long d1 = d0 + items < path ? d0 + items : path;
-            spira__merge_search(d1, rp + 1, nrows, nnz, &row_end, &nz_end);
-        }
-        if (t >= nthreads) continue;
-        T sum = 0;
-        for (; row < row_end; row++) {
-            const int end = __ldg(&rp[row + 1]);
-            for (; nz < end; nz++) sum += __ldg(&v[nz]) * __ldg(&x[__ldg(&ci[nz])]);
-            y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
+    for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j <= ntiles;
+         j += (long long)gridDim.x * blockDim.x) {
+        const long long d = j * tile_steps < path ? j * tile_steps : path;
+        int row, nz;
+        spira__merge_search(d, rp + 1, nrows, nnz, &row, &nz);
+        tile_row[j] = row;
+        tile_nz[j] = nz;
+    }
+}
+
+/* Eight tiles an SM at most (64 registers, make kernel-registers' limit); the shared memory
+ * (items * 128 * (sizeof(T) + 4) bytes, 12 KB at the default 8 in double) allows more. */
+template <typename T>
+__global__ void __launch_bounds__(kTile, 8)
+    merge_tile_kernel(int nrows, int items, const int *__restrict__ tile_row,
+                      const int *__restrict__ tile_nz, const int *__restrict__ rp,
+                      const int *__restrict__ ci, const T *__restrict__ v,
+                      const T *__restrict__ x, T alpha, T beta, T *__restrict__ y,
+                      int *__restrict__ crow, T *__restrict__ cval)
+{
+    extern __shared__ __align__(16) unsigned char merge_smem[];
+    const int tile = blockIdx.x, tid = threadIdx.x;
+    const int r0 = tile_row[tile], z0 = tile_nz[tile];
+    const int nr = tile_row[tile + 1] - r0, nk = tile_nz[tile + 1] - z0;
+    T *s_prod = (T *)merge_smem;                    /* the tile's nk products */
+    int *s_end = (int *)(s_prod + items * kTile);   /* the tile's nr row ends */
+    for (int i = tid; i < nr; i += kTile) s_end[i] = __ldg(&rp[r0 + 1 + i]);
+#pragma unroll 4
+    for (int i = tid; i < nk; i += kTile)
+        s_prod[i] = __ldg(&v[z0 + i]) * __ldg(&x[__ldg(&ci[z0 + i])]);
+    __syncthreads();
+
+    /* this thread's share: the tile's steps [d, d_end); a thread past the path's end has
+     * none and stops at (nr, nk), the row nrows: no carry */
+    const int len = nr + nk, d = min(tid * items, len), d_end = min(d + items, len);
+    int lo = max(d - nk, 0), hi = min(d, nr); /* spira__merge_search within the tile */
+    while (lo < hi) {
+        const int pivot = (lo + hi) >> 1;
+        if (s_end[pivot] <= z0 + d - pivot - 1) lo = pivot + 1;
+        else hi = pivot;
+    }
+    int row = lo, nz = d - lo;
+    T sum = 0;
+    for (int s = d; s < d_end; s++) {
+        if (row < nr && s_end[row] <= z0 + nz) { /* row ends: its nonzeros are consumed */
+            const int r = r0 + row++;
+            y[r] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[r];
             sum = 0;
+        } else {
+            sum += s_prod[nz++];
         }
-        for (; nz < nz_end; nz++) sum += __ldg(&v[nz]) * __ldg(&x[__ldg(&ci[nz])]);
-        crow[t] = row_end;
-        cval[t] = sum;
+    }
+    __syncthreads(); /* the staging is free: the carries take its place */
+    int *s_crow = s_end;
+    T *s_cval = s_prod;
+    const int c = r0 + row;
+    s_crow[tid] = c;
+    s_cval[tid] = sum;
+    __syncthreads();
+    if (c < nrows && (tid == 0 || s_crow[tid - 1] != c)) { /* first carry of row c's run */
+        T run = sum;
+        int e = tid + 1;
+        while (e < kTile && s_crow[e] == c) run += s_cval[e++];
+        if (e < kTile) { /* thread e ended row c and wrote y[c] before the barrier */
+            y[c] += alpha * run;
+        } else { /* row c goes on past the tile */
+            crow[tile] = c;
+            cval[tile] = run;
+        }
+    } else if (tid == kTile - 1 && c >= nrows) { /* the path ends in this tile */
+        crow[tile] = nrows;
+        cval[tile] = 0;
     }
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kMergeBlock, 4)
+__global__ void __launch_bounds__(256, 4)
     merge_fixup_kernel(int nrows, int n, const int *__restrict__ crow,
                        const T *__restrict__ cval, T alpha, T *__restrict__ y)
 {
@@ -107,13 +160,14 @@ spira_status merge_launch(spira_context ctx, const merge_dev *d, double alpha, c
                           double beta, void *y)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    const unsigned blocks = spira__blocks(d->nthreads, kMergeBlock);
-    merge_kernel<T><<<blocks, kMergeBlock, 0, st>>>(
-        d->csr.nrows, d->csr.nnz, d->items, d->nthreads, d->csr.row_ptr, d->csr.col_idx,
+    /* at most 32 items (merge.c refuses more): 48 KB, the default limit */
+    const size_t smem = (size_t)d->items * kTile * (sizeof(T) + sizeof(int));
+    merge_tile_kernel<T><<<d->ntiles, kTile, smem, st>>>(
+        d->csr.nrows, d->items, d->tile_row, d->tile_nz, d->csr.row_ptr, d->csr.col_idx,
         (const T *)d->csr.val, (const T *)x, (T)alpha, (T)beta, (T *)y, d->crow, (T *)d->cval);
     SPIRA__LAUNCHED(ctx);
-    merge_fixup_kernel<T><<<blocks, kMergeBlock, 0, st>>>(d->csr.nrows, d->nthreads, d->crow,
-                                                         (const T *)d->cval, (T)alpha, (T *)y);
+    merge_fixup_kernel<T><<<spira__blocks(d->ntiles, 256), 256, 0, st>>>(
+        d->csr.nrows, d->ntiles, d->crow, (const T *)d->cval, (T)alpha, (T *)y);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
@@ -126,13 +180,22 @@ static spira_status merge_dev_upload(spira_context ctx, const void *layout, void
     merge_dev *d = (merge_dev *)dev;
     d->items = M->items;
     d->nthreads = M->nthreads;
+    d->ntiles = M->ntiles;
     SPIRA__TRY(spira__csr_dev_fill(ctx, dev, M->A, &d->csr));
+    const size_t tiles = (size_t)M->ntiles;
     const spira__dev_array arrays[] = {
-        {&d->crow, NULL, (size_t)M->nthreads * sizeof(int32_t), "merge carry-out rows"},
-        {&d->cval, NULL, (size_t)M->nthreads * spira_dtype_size(M->A->dtype),
-         "merge carry-out values"},
+        {&d->tile_row, NULL, (tiles + 1) * sizeof(int32_t), "merge tile rows"},
+        {&d->tile_nz, NULL, (tiles + 1) * sizeof(int32_t), "merge tile nonzeros"},
+        {&d->crow, NULL, tiles * sizeof(int32_t), "merge carry-out rows"},
+        {&d->cval, NULL, tiles * spira_dtype_size(M->A->dtype), "merge carry-out values"},
     };
-    return SPIRA__DEV_CLONE(ctx, dev, arrays);
+    SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    merge_tiles_kernel<<<spira__blocks((long long)tiles + 1, 256), 256, 0, st>>>(
+        d->csr.nrows, d->csr.nnz, (long long)d->items * kTile, d->ntiles, d->csr.row_ptr,
+        d->tile_row, d->tile_nz);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
 }
 
 static spira_status merge_dev_apply(spira_context ctx, void *dev, double alpha, const void *x,

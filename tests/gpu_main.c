@@ -128,7 +128,7 @@ END_TEST
 START_TEST(gpu_sell_merge_bundled)
 {
     const char *v[][2] = {{"sell", NULL}, {"sell", "sigma=1"}, {"sell", "sigma=32"},
-                          {"merge", NULL}, {"merge", "items=1"}, {"merge", "items=1024"}};
+                          {"merge", NULL}, {"merge", "items=1"}, {"merge", "items=32"}};
     for (int p = 0; p < 2; p++) {
         spira_matrix A;
         ck_assert_int_eq(spira_matrix_read_mm(gpu, tu_data(tu_bundled[_i]), p ? SPIRA_R32 : SPIRA_R64, &A),
@@ -140,10 +140,10 @@ START_TEST(gpu_sell_merge_bundled)
 }
 END_TEST
 
-/* merge on 100,000 rows with a dense row (row 7, 100,000 entries: a run of up to 100,000
- * carry-outs from threads of some 50 blocks, summed by one warp) and rows of 3: right
- * against the reference, and the same bits in 10 runs of y = 1.5 A x - 0.5 y, with shares
- * of 1, 8 and 64 steps; SELL on it too (one slice 100,000 wide). */
+/* merge on 100,000 rows with a dense row (row 7, 100,000 entries: its steps fill 25 to 780
+ * tiles, whose carry-outs one warp sums) and rows of 3: right against the reference, and
+ * the same bits in 10 runs of y = 1.5 A x - 0.5 y, with shares of 1, 8 and 32 steps; SELL
+ * on it too (one slice 100,000 wide). */
 START_TEST(gpu_merge_dense_row_bitwise)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
@@ -160,7 +160,7 @@ START_TEST(gpu_merge_dense_row_bitwise)
     unsigned st = tu_seed();
     for (int32_t i = 0; i < sh.ncols; i++) xs[i] = tu_uniform(&st, -1, 1);
     ck_assert_int_eq(spira_vector_set_f64(x, xs), SPIRA_OK);
-    const char *opts[] = {"items=1", "items=8", "items=64"};
+    const char *opts[] = {"items=1", "items=8", "items=32"};
     for (int k = 0; k < 3; k++) {
         ck_assert_int_eq(tu_check_format(gpu, A, "merge", opts[k], "dense row", tu_seed()), 2);
         ck_assert_int_eq(spira_matrix_set_format(A, "merge", opts[k]), SPIRA_OK);

@@ -1079,7 +1079,7 @@ END_TEST
 
 /* 60 x 100 with empty rows (the first and last among them), rows of one and a row of 90:
  * the search's crossing of every diagonal is the walk's (a row end is taken before the
- * nonzero of its own index), and the multiply with every share from 1 to 40 steps a
+ * nonzero of its own index), and the multiply with every share from 1 to 32 steps a
  * thread (a row split across up to 90 threads) matches the CSR reference. */
 START_TEST(merge_path_search)
 {
@@ -1099,13 +1099,15 @@ START_TEST(merge_path_search)
             if (row < csr->nrows && (nz == csr->nnz || csr->row_ptr[row + 1] <= nz)) row++;
             else nz++;
         }
-        for (int items = 1; items <= 40; items++) {
+        for (int items = 1; items <= SPIRA__MERGE_ITEMS_MAX; items++) {
             char opts[32];
             snprintf(opts, sizeof opts, "items=%d", items);
             spira__merge *M = convert(ctx, A, "merge", opts, SPIRA_OK);
             ck_assert_int_eq(M->nthreads, (path + items - 1) / items);
-            ck_assert_uint_eq(bytes_of("merge", M),
-                              61 * 4 + (size_t)csr->nnz * (p ? 8 : 12) + M->nthreads * (p ? 8 : 12));
+            ck_assert_int_eq(M->ntiles, (M->nthreads + 127) / 128);
+            ck_assert_uint_eq(bytes_of("merge", M), 61 * 4 + (size_t)csr->nnz * (p ? 8 : 12) +
+                                                        (M->ntiles + 1) * 8 +
+                                                        M->ntiles * (p ? 8 : 12));
             release("merge", M);
             ck_assert_int_eq(tu_check_format(ctx, A, "merge", opts, "merge lengths", tu_seed()), 2);
         }
@@ -1152,8 +1154,8 @@ START_TEST(layout_bytes)
         {"cmrs", 26 * 4 + 298 * 12, 14 * 4 + 298 * 8}, /* 25 strips of 4, 13 of 8 */
         /* 4 slices 3 wide (rows 0 and 99, of 2, sorted last), the slice pointers, perm */
         {"sell", 384 * 12 + 105 * 4, 384 * 8 + 105 * 4},
-        /* 398 path steps: 50 carry-outs */
-        {"merge", 101 * 4 + 298 * 12 + 50 * 12, 101 * 4 + 298 * 8 + 50 * 8},
+        /* 398 path steps: 50 threads, one tile: its two coordinates, one carry-out */
+        {"merge", 101 * 4 + 298 * 12 + 2 * 8 + 12, 101 * 4 + 298 * 8 + 2 * 8 + 8},
     };
     for (int p = 0; p < 2; p++) {
         spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
@@ -1213,8 +1215,8 @@ START_TEST(option_errors)
         {"sell", "sigma=0", "sell option sigma=0"},
         {"sell", "sigma=-64", "sell option sigma=-64"},
         {"sell", "sigma=x", "sigma: 'x' is not an integer"},
-        {"merge", "items=0", "merge option items=0: 1 to 1024 (merge-path steps a thread)"},
-        {"merge", "items=1025", "merge option items=1025"},
+        {"merge", "items=0", "merge option items=0: 1 to 32 (merge-path steps a thread)"},
+        {"merge", "items=33", "merge option items=33"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_int_eq(spira_matrix_set_format(A, bad[i].fmt, bad[i].opts), SPIRA_OK);
@@ -1331,7 +1333,7 @@ static const struct {
     {"merge", "items=1", ""},
     {"merge", "items=3", ""},
     {"merge", "items=32", ""},
-    {"merge", "items=1024", ""},
+    {"merge", "items=17", ""},
 };
 
 static const char *refused_shapes(const char *name, const char *opts)

@@ -226,7 +226,7 @@ const char *const tu_format_variants[][2] = {
     {"sell", "sigma=1"},               {"sell", "sigma=32"},
     {"sell", "sigma=4096"},            {"merge", "items=1"},
     {"merge", "items=3"},              {"merge", "items=32"},
-    {"merge", "items=1024"},
+    {"merge", "items=17"},
 };
 const int tu_nformat_variants = sizeof tu_format_variants / sizeof tu_format_variants[0];
 
