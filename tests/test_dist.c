@@ -492,9 +492,14 @@ static void check_solve(const solve_case *c, layout_kind k)
     /* block Jacobi ILU weakens with the ranks: on the remote-rows matrix a rank's block
      * keeps little more than the diagonal, and BiCGSTAB in float took 2-16 iterations
      * against one process's 2-7 over 180 seeded runs on 2 and 3 ranks, once 25 against 6
-     * (CI, 3 ranks); everything else is the same method, summed in another order */
+     * (CI, 3 ranks); everything else is the same method, summed in another order, which
+     * BiCGSTAB feels more than CG: unpreconditioned on the remote-rows matrix, 7-18
+     * iterations, off by up to 3 over about 300 seeded runs on 2 and 3 ranks (CI saw 14
+     * against 17) */
     const int block = c->precond == SPIRA_PRECOND_ILU0 && size_ > 1;
-    const int margin = block ? 4 * ri.iterations + 20 : 2 + ri.iterations / 20;
+    const int margin = block                               ? 4 * ri.iterations + 20
+                       : c->type == SPIRA_SOLVER_BICGSTAB ? 4 + ri.iterations / 10
+                                                          : 2 + ri.iterations / 20;
     ck_all(abs(di.iterations - ri.iterations) <= margin, "%s: %d iterations, one process %d",
            label, di.iterations, ri.iterations);
     /* x to the tolerance (both are within rtol of the solution in the residual; the
