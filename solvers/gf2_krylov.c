@@ -7,8 +7,11 @@
  * Over the N devices of A's parts (gf2_devices.c) each holds X and both blocks whole: a step
  * multiplies its rows of A into its rows of the next block, sends those rows to the other
  * N - 1 (peer copies on its stream), and its next multiply waits for theirs (events); its
- * share of X^T v (its own rows) needs nothing from them. The partial terms stay on their
- * devices and are XORed on the host at the end. With N = 1 the same loop sends nothing.
+ * share of X^T v (its own rows) needs nothing from them. The events alternate by the step's
+ * parity: the host queues step i on device 0, then device 1, so with one event a part,
+ * device 1's wait for device 0's step i - 1 would find step i's record already made and
+ * chain the devices one after the other (as they ran before: no faster on two GPUs). The
+ * partial terms stay on their devices and are XORed on the host at the end. With N = 1 the same loop sends nothing.
  */
 #include "gf2/gf2.h"
 #include "gf2_bw.h"
@@ -29,11 +32,11 @@ spira_status spira__gf2_square_spmv(spira_gf2_matrix M, spira_context ctx, int w
 }
 
 /* A part's blocks on its device: X (part 0: the caller's), the current and next A^i Y, the
- * partial terms; pushed: its rows of the next block are in every other part's. */
+ * partial terms; pushed[i & 1]: its rows of step i's next block are in every other part's. */
 typedef struct {
     spira__gf2_part *p;
     uint64_t *x, *v, *v2, *acc;
-    spira__event *pushed;
+    spira__event *pushed[2];
 } part_blocks;
 
 typedef struct {
@@ -56,7 +59,7 @@ static spira_status seq_alloc(seq *q, int d, spira_gf2_block X)
     SPIRA__TRY(spira__mem_alloc(c, (void **)&b->v2, q->nb, "Krylov block"));
     SPIRA__TRY(spira__mem_alloc(c, (void **)&b->acc, q->ab, "Krylov sequence"));
     SPIRA__TRY(spira__mem_zero(c, b->acc, q->ab));
-    if (q->np > 1) SPIRA__TRY(spira__event_create(c, &b->pushed));
+    for (int k = 0; k < 2 && q->np > 1; k++) SPIRA__TRY(spira__event_create(c, &b->pushed[k]));
     return SPIRA_OK;
 }
 
@@ -73,7 +76,7 @@ static void seq_free(seq *q)
         spira__context_activate(c);
         if (d) spira__mem_free(c, b->x);
         spira__mem_free(c, b->v), spira__mem_free(c, b->v2), spira__mem_free(c, b->acc);
-        spira__event_destroy(c, b->pushed);
+        spira__event_destroy(c, b->pushed[0]), spira__event_destroy(c, b->pushed[1]);
     }
     spira__context_activate(q->ctx);
     spira__free(q->b);
@@ -109,7 +112,8 @@ static spira_status seq_step(seq *q, int d, int64_t i, int64_t L)
         SPIRA__TRY(spira__gf2_inner_into(c, hi - r0, words, b->x + (size_t)r0 * words,
                                          b->v + (size_t)r0 * words, b->acc + (size_t)i * q->term));
     if (i == L) return SPIRA_OK;
-    for (int e = 0; i > 0 && e < q->np; e++) SPIRA__TRY(spira__event_wait(c, 0, q->b[e].pushed));
+    for (int e = 0; i > 0 && e < q->np; e++)
+        SPIRA__TRY(spira__event_wait(c, 0, q->b[e].pushed[(i - 1) & 1]));
     spira__gf2_part *p = b->p;
     for (int k = 0; k < p->nchunks; k++) {
         const int32_t lo = p->cut[k], up = p->cut[k + 1];
@@ -127,7 +131,7 @@ static spira_status seq_step(seq *q, int d, int64_t i, int64_t L)
     if (q->m < q->n)
         SPIRA__TRY(spira__mem_zero(c, b->v2 + (size_t)q->m * words,
                                    (size_t)(q->n - q->m) * words * sizeof(uint64_t)));
-    return spira__event_record(c, 1, b->pushed);
+    return spira__event_record(c, 1, b->pushed[i & 1]);
 }
 
 /* a = XOR over the parts of their terms. */
@@ -182,7 +186,7 @@ spira_status spira_gf2_krylov_sequence(spira_gf2_matrix A, spira_gf2_block X,
              ((size_t)L + 1) * term * 8, term, NULL};
     SPIRA__TRY(spira__gf2_parts(A, &parts, &q.np));
     SPIRA__TRY(spira__alloc(ctx, (void **)&q.b, (size_t)q.np, sizeof *q.b, "Krylov parts"));
-    for (int d = 0; d < q.np; d++) q.b[d] = (part_blocks){&parts[d], NULL, NULL, NULL, NULL, NULL};
+    for (int d = 0; d < q.np; d++) q.b[d] = (part_blocks){&parts[d], NULL, NULL, NULL, NULL, {NULL}};
     spira_status s = SPIRA_OK;
     for (int d = 0; d < q.np && s == SPIRA_OK; d++)
         s = spira__part_error(ctx, parts[d].ctx, seq_alloc(&q, d, X));
