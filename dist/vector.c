@@ -63,7 +63,10 @@ static spira_status row_counts(spira_context ctx, const spira__dist_layout *L, i
     return SPIRA_OK;
 }
 
-spira_status spira_dist_vector_scatter_f64(spira_dist_vector v, int root, const double *global)
+/* The whole vector between root's `global` and the ranks' rows: scattered to them (gather
+ * 0: MPI_Scatterv, then the local part set) or gathered from them (gather 1: the local
+ * part read, then MPI_Gatherv), through a double staging of the rank's rows. */
+static spira_status root_exchange(spira_dist_vector v, int root, double *global, int gather)
 {
     if (!v) return SPIRA_ERR_INVALID_ARG;
     spira_context ctx = v->local->ctx;
@@ -78,39 +81,30 @@ spira_status spira_dist_vector_scatter_f64(spira_dist_vector v, int root, const 
     if (s == SPIRA_OK) s = row_counts(ctx, L, &count, &at);
     if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&mine, (size_t)L->local, sizeof *mine,
                                         "vector staging");
+    if (s == SPIRA_OK && gather) s = spira_vector_get_f64(v->local, mine);
     s = spira__dist_agree(ctx, L->comm, s);
-    if (s == SPIRA_OK && MPI_Scatterv(global, count, at, MPI_DOUBLE, mine, L->local, MPI_DOUBLE,
-                                      root, L->comm) != MPI_SUCCESS)
+    if (s == SPIRA_OK && gather &&
+        MPI_Gatherv(mine, L->local, MPI_DOUBLE, global, count, at, MPI_DOUBLE, root,
+                    L->comm) != MPI_SUCCESS)
+        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Gatherv of the vector failed");
+    if (s == SPIRA_OK && !gather &&
+        MPI_Scatterv(global, count, at, MPI_DOUBLE, mine, L->local, MPI_DOUBLE, root,
+                     L->comm) != MPI_SUCCESS)
         s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Scatterv of the vector failed");
-    if (s == SPIRA_OK) s = spira_vector_set_f64(v->local, mine);
+    if (s == SPIRA_OK && !gather) s = spira_vector_set_f64(v->local, mine);
     spira__free(count);
     spira__free(mine);
     return spira__dist_agree(ctx, L->comm, s);
 }
 
+spira_status spira_dist_vector_scatter_f64(spira_dist_vector v, int root, const double *global)
+{
+    return root_exchange(v, root, (double *)global, 0); /* read only when scattering */
+}
+
 spira_status spira_dist_vector_gather_f64(spira_dist_vector v, int root, double *global)
 {
-    if (!v) return SPIRA_ERR_INVALID_ARG;
-    spira_context ctx = v->local->ctx;
-    const spira__dist_layout *L = v->L;
-    int *count = NULL, *at = NULL;
-    double *mine = NULL;
-    spira_status s = root >= 0 && root < L->size
-                         ? SPIRA_OK
-                         : spira__error(ctx, SPIRA_ERR_INVALID_ARG, "root %d out of range", root);
-    if (s == SPIRA_OK && L->rank == root && !global && L->n > 0)
-        s = spira__error(ctx, SPIRA_ERR_INVALID_ARG, "the root rank's global values are NULL");
-    if (s == SPIRA_OK) s = row_counts(ctx, L, &count, &at);
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&mine, (size_t)L->local, sizeof *mine,
-                                        "vector staging");
-    if (s == SPIRA_OK) s = spira_vector_get_f64(v->local, mine);
-    s = spira__dist_agree(ctx, L->comm, s);
-    if (s == SPIRA_OK && MPI_Gatherv(mine, L->local, MPI_DOUBLE, global, count, at, MPI_DOUBLE,
-                                     root, L->comm) != MPI_SUCCESS)
-        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Gatherv of the vector failed");
-    spira__free(count);
-    spira__free(mine);
-    return spira__dist_agree(ctx, L->comm, s);
+    return root_exchange(v, root, global, 1);
 }
 
 spira_status spira_dist_vector_fill(spira_dist_vector v, double value)
