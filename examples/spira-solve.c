@@ -29,6 +29,8 @@ static void usage(FILE *f)
             "  --fill F            ilut size limit, F * nnz(A) entries (default 5)\n"
             "  --trisolve-sweeps K ilu0/ilut: replace each triangular solve by K Jacobi\n"
             "                      sweeps (1..64, approximate, parallel); 0: exact (default)\n"
+            "  --trisolve isai     ilu0/ilut: apply sparse approximate inverses of L and U\n"
+            "                      (two SpMVs, built once per factor) instead of the solves\n"
             "  --damping W         weight of the jacobi solver (default 1)\n"
             "  --reorder NAME      none (default), rcm (reverse Cuthill-McKee: a narrow band),\n"
             "                      degree (rows by decreasing length): solve P A P^T, b and x\n"
@@ -129,7 +131,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"fill", required_argument, 0, 'F'},    {"repeat", required_argument, 0, 'r'},
         {"dtol", required_argument, 0, 'D'},    {"help", no_argument, 0, 'h'},
         {"trisolve-sweeps", required_argument, 0, 'K'}, {"dist", no_argument, 0, 'X'},
-        {"reorder", required_argument, 0, 'R'},
+        {"reorder", required_argument, 0, 'R'}, {"trisolve", required_argument, 0, 'T'},
         {0, 0, 0, 0}};
     *a = (solve_args){.solver_name = "cg", .copts = {.backend = SPIRA_BACKEND_AUTO},
                       .dtype = SPIRA_R64, .repeat = 1};
@@ -148,6 +150,11 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'K':
             o->trisolve_sweeps =
                 (int)cli_int("--trisolve-sweeps", optarg, 0, SPIRA_TRISOLVE_MAX_SWEEPS);
+            break;
+        case 'T':
+            if (strcmp(optarg, "isai") && strcmp(optarg, "exact"))
+                cli_usage_error("--trisolve '%s': want exact or isai", optarg);
+            o->trisolve = strcmp(optarg, "isai") ? SPIRA_TRISOLVE_DEFAULT : SPIRA_TRISOLVE_ISAI;
             break;
         case 'B': a->copts.backend = cli_backend(optarg); break;
         case 'R': o->reorder = cli_reorder(optarg); break;
@@ -173,6 +180,9 @@ static int parse_args(int argc, char **argv, solve_args *a)
     }
     a->type = parse_solver(a->solver_name);
     if (!strcmp(a->solver_name, "pcg") && !precond_given) o->precond = SPIRA_PRECOND_JACOBI;
+    if (o->trisolve == SPIRA_TRISOLVE_ISAI && o->trisolve_sweeps)
+        cli_usage_error("--trisolve isai and --trisolve-sweeps %d: approximate inverses or "
+                        "Jacobi sweeps, not both", o->trisolve_sweeps);
     if (optind >= argc && !a->lap) cli_usage_error("no matrix: give A.mtx or --laplacian DIM:N");
     cli_positional(argc, argv, optind, a->lap ? 0 : 1,
                    a->lap ? "--laplacian gives the matrix" : "one matrix file");
@@ -257,6 +267,9 @@ int main(int argc, char **argv)
         snprintf(precond_name + len, sizeof precond_name - len,
                  " (%d Jacobi sweep%s a triangular solve)", info.trisolve_sweeps,
                  info.trisolve_sweeps == 1 ? "" : "s");
+    else if (ilu && info.trisolve == SPIRA_TRISOLVE_ISAI)
+        snprintf(precond_name + len, sizeof precond_name - len,
+                 " (approximate inverses of L and U, ISAI)");
     else if (ilu)
         snprintf(precond_name + len, sizeof precond_name - len, " (exact triangular solves)");
     if (type == SPIRA_SOLVER_JACOBI)

@@ -315,6 +315,21 @@ typedef int (*spira_monitor_fn)(int iteration, double residual_norm, void *data)
 /* The most Jacobi sweeps spira_solve_opts.trisolve_sweeps may ask for. */
 #define SPIRA_TRISOLVE_MAX_SWEEPS 64
 
+/* How ILU(0)/IC(0)/ILUT apply their triangular factors (spira_solve_opts.trisolve). */
+typedef enum {
+    SPIRA_TRISOLVE_DEFAULT = 0, /* exact solves, or trisolve_sweeps Jacobi sweeps when > 0 */
+    SPIRA_TRISOLVE_ISAI         /* incomplete sparse approximate inverses (Anzt, Huckle,
+                                   Braeckle, Dongarra, Parallel Computing 2018): M_L ~ L^-1
+                                   and M_U ~ U^-1 with the patterns of L and U, each row from
+                                   a small dense triangular system (rows of L or U up to
+                                   SPIRA_ISAI_MAX_ROW entries), built once per factor; an
+                                   apply is two SpMVs (M_U (M_L P r)) in the matrices' own
+                                   auto formats: no sequential levels. IC(0) takes
+                                   M_U = M_L^T D^-1, so M stays symmetric for CG */
+} spira_trisolve;
+/* The longest row of L or U that ISAI takes: its local system is dense, n^2 doubles. */
+#define SPIRA_ISAI_MAX_ROW 1024
+
 /* A symmetric permutation P A P^T that a solve may apply for locality (spira_solve_opts.
  * reorder): built once per matrix and ordering and cached in A (with its own SpMV format,
  * auto's choice when A's is auto), b and x permuted in and x back out by the solve, so the
@@ -366,6 +381,8 @@ typedef struct {
     spira_reorder reorder;     /* solve with P A P^T for this ordering (see spira_reorder);
                                   0: SPIRA_REORDER_NONE. Square A only (as every solver);
                                   not with a distributed solve */
+    spira_trisolve trisolve;   /* ILU(0)/IC(0)/ILUT: how the factors are applied (see
+                                  spira_trisolve); ISAI with trisolve_sweeps > 0 is refused */
 } spira_solve_opts;
 
 typedef struct {
@@ -389,6 +406,8 @@ typedef struct {
                                   (counted in setup_ms too; 0 when A's cache had them) */
     int64_t bandwidth_before;  /* max |i - j| over A's entries; with reorder only (else 0) */
     int64_t bandwidth_after;   /* the same for P A P^T */
+    spira_trisolve trisolve;   /* ISAI when the preconditioner applied approximate inverses
+                                  (spira_solve_opts.trisolve), else DEFAULT */
 } spira_solve_info;
 
 /* Solve A x = b. opts may be NULL (defaults); info may be NULL. Returns SPIRA_OK when

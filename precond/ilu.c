@@ -33,6 +33,10 @@
  * spira__ilu_split). The sweeps are a property of the preconditioner, not of the cached
  * factor: solves with and without them share one factor.
  *
+ * Or with approximate inverses of the factors (spira_solve_opts.trisolve = ISAI, isai.c):
+ * z = M_U (M_L P r), two SpMVs through matrices of their own (auto formats, on the GPU when
+ * A's context is), built once per factor and cached beside it.
+ *
  * ILU(0) exists for M-matrices and diagonally dominant matrices, not for every nonsingular
  * one. When a pivot becomes zero (or, for symmetric A with a positive diagonal, where
  * M = L D L^T must be SPD for CG, not positive), the factorization is retried on the
@@ -45,6 +49,7 @@
  */
 #include "precond.h"
 #include "ilu.h"
+#include "isai.h"
 #include "matching.h"
 
 #include <math.h>
@@ -160,6 +165,7 @@ static spira_status ilu0_factor(spira_matrix A, spira__ilu_factor *f)
         s = spira__alloc(A->ctx, (void **)&mark, (size_t)c->nrows, sizeof *mark, "ILU(0) work");
     if (s == SPIRA_OK) s = permuted_copy(A, f, w0);
     const int positive = s == SPIRA_OK && wants_positive(c, f);
+    f->ic = positive;
     for (double alpha = 0; s == SPIRA_OK; alpha = alpha ? 2 * alpha : 1e-3) {
         /* w <- P (A + alpha diag(A)) */
         const int32_t *rp = f->lu.row_ptr, *ci = f->lu.col_idx;
@@ -215,12 +221,20 @@ static spira_status factor_build(spira_matrix A, double tau, double fill, spira_
     return s;
 }
 
+/* The cache key of A's factor with these parameters; with isai, of its inverses. */
+static void factor_key(spira_matrix A, double tau, double fill, int isai,
+                       char key[sizeof A->cache->key])
+{
+    if (tau < 0) snprintf(key, sizeof A->cache->key, "precond:ilu0%s", isai ? ":isai" : "");
+    else snprintf(key, sizeof A->cache->key, "precond:ilut:%.17g:%.17g%s", tau, fill,
+                  isai ? ":isai" : "");
+}
+
 /* A's factor, built on first use and cached in A under its parameters. */
 static spira_status factor_get(spira_matrix A, double tau, double fill, spira__ilu_factor **out)
 {
     char key[sizeof A->cache->key];
-    if (tau < 0) snprintf(key, sizeof key, "precond:ilu0");
-    else snprintf(key, sizeof key, "precond:ilut:%.17g:%.17g", tau, fill);
+    factor_key(A, tau, fill, 0, key);
     spira__cache_entry *e = spira__matrix_cache_find(A, key);
     if (!e) {
         spira__ilu_factor *f = spira__calloc(1, sizeof *f);
@@ -238,10 +252,54 @@ static spira_status factor_get(spira_matrix A, double tau, double fill, spira__i
     return SPIRA_OK;
 }
 
+/* M_L ~ L^-1 P and M_U ~ U^-1 as matrices of A's context (isai.c), cached in A. */
+typedef struct {
+    spira_matrix ml, mu;
+} isai_pair;
+
+static void isai_destroy(void *p)
+{
+    isai_pair *q = (isai_pair *)p;
+    if (!q) return;
+    spira_matrix_destroy(q->ml);
+    spira_matrix_destroy(q->mu);
+    spira__free(q);
+}
+
+/* The inverses of f (A's factor under tau and fill), built on first use and cached. */
+static spira_status isai_get(spira_matrix A, double tau, double fill, const spira__ilu_factor *f,
+                             isai_pair **out)
+{
+    char key[sizeof A->cache->key];
+    factor_key(A, tau, fill, 1, key);
+    spira__cache_entry *e = spira__matrix_cache_find(A, key);
+    if (!e) {
+        double t0 = spira__now_ms();
+        isai_pair *q = spira__calloc(1, sizeof *q);
+        if (!q) return spira__nomem(A->ctx, "ISAI pair", sizeof *q);
+        spira__csr ml, mu;
+        spira_status s = spira__isai_build(f, &ml, &mu);
+        if (s == SPIRA_OK) { /* a wrap that fails frees its CSR */
+            s = spira__matrix_wrap(A->ctx, &ml, 0, &q->ml);
+            if (s == SPIRA_OK) s = spira__matrix_wrap(A->ctx, &mu, 0, &q->mu);
+            else spira__csr_free(&mu);
+        }
+        if (s != SPIRA_OK) {
+            isai_destroy(q);
+            return s;
+        }
+        SPIRA__TRY(spira__matrix_cache_put(A, key, q, isai_destroy, spira__now_ms() - t0, &e));
+    }
+    *out = (isai_pair *)e->plan;
+    return SPIRA_OK;
+}
+
 typedef struct {
     spira__precond base;  /* first: the registry sees only this; base.sweeps: K, or 0 */
     spira__ilu_factor *f; /* owned by A's cache */
     double *y;            /* host: work, n doubles (exact) or 3n (sweeps) */
+    isai_pair *isai;      /* with ISAI (owned by A's cache), else NULL */
+    spira_vector t;       /* with ISAI: M_L P r */
 } ilu_precond;
 
 /* z <- U^-1 L^-1 P r on the host, accumulating in double. */
@@ -356,6 +414,10 @@ static spira_status ilu_apply(spira__precond *self, spira_vector r, spira_vector
     ilu_precond *p = (ilu_precond *)self;
     const int k = p->base.sweeps;
     SPIRA__TRY(spira__vectors_match(r, z, NULL));
+    if (p->isai) {
+        SPIRA__TRY(spira_spmv(1.0, p->isai->ml, r, 0.0, p->t));
+        return spira_spmv(1.0, p->isai->mu, p->t, 0.0, z);
+    }
     if (p->f->dev)
         return k ? spira__ilu_dev_sweeps(p->f, k, SPIRA__SWEEPS_AUTO, r->data, z->data)
                  : spira__ilu_dev_apply(p->f, r->data, z->data);
@@ -367,6 +429,7 @@ static spira_status ilu_apply(spira__precond *self, spira_vector r, spira_vector
 static void ilu_destroy(spira__precond *self)
 {
     spira__free(((ilu_precond *)self)->y);
+    spira_vector_destroy(((ilu_precond *)self)->t);
 }
 
 static spira_status ilu_create(const spira__precond_ops *ops, spira_matrix A,
@@ -390,6 +453,10 @@ static spira_status ilu_create(const spira__precond_ops *ops, spira_matrix A,
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "%s: %d Jacobi sweeps a triangular "
                             "solve (0: exact solves, at most %d)", name, o->trisolve_sweeps,
                             SPIRA_TRISOLVE_MAX_SWEEPS);
+    const int isai = o->trisolve == SPIRA_TRISOLVE_ISAI;
+    if (isai && o->trisolve_sweeps)
+        return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "%s: ISAI or %d Jacobi sweeps a "
+                            "triangular solve, not both", name, o->trisolve_sweeps);
     spira__precond *base;
     SPIRA__TRY(spira__precond_alloc(A->ctx, ops, sizeof(ilu_precond), &base));
     ilu_precond *p = (ilu_precond *)base;
@@ -400,7 +467,12 @@ static spira_status ilu_create(const spira__precond_ops *ops, spira_matrix A,
     else if (s == SPIRA_OK && p->f->perm)
         p->base.unsymmetric = "A has zero diagonal entries, so its rows were permuted";
     p->base.sweeps = o->trisolve_sweeps;
-    if (s == SPIRA_OK && A->ctx->backend == SPIRA_BACKEND_CUDA)
+    p->base.isai = isai;
+    if (s == SPIRA_OK && isai) {
+        s = isai_get(A, tau, fill, p->f, &p->isai);
+        if (s == SPIRA_OK)
+            s = spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, &p->t);
+    } else if (s == SPIRA_OK && A->ctx->backend == SPIRA_BACKEND_CUDA)
         s = spira__ilu_dev_setup(p->f, p->base.sweeps);
     else if (s == SPIRA_OK)
         s = spira__alloc(A->ctx, (void **)&p->y, (size_t)A->csr.nrows * (p->base.sweeps ? 3 : 1),

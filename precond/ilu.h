@@ -22,6 +22,8 @@ typedef struct {
     void *dev;      /* device parts: the exact solves' factor and cuSPARSE plans, the sweeps'
                        triangles (ilu_gpu.cu); NULL on the CPU */
     double shift;   /* ILU(0): alpha when it factors P (A + alpha diag(A)); 0 if unshifted */
+    int ic;         /* IC(0): ILU(0) of a symmetric A with a positive diagonal, P = I, so
+                       U = D L^T to rounding and every pivot is > 0 */
 } spira__ilu_factor;
 
 /* ILUT(tau, fill) of P A (ilut.c): fills f->lu and f->diag from A and f->perm. With dr

@@ -38,6 +38,9 @@ typedef struct spira__precond {
     /* ILU(0)/ILUT: the Jacobi sweeps replacing each triangular solve (spira_solve_info's
      * trisolve_sweeps); 0: exact solves, or none */
     int sweeps;
+    /* ILU(0)/ILUT: 1 when approximate inverses replace the triangular solves (spira_solve_
+     * info's trisolve) */
+    int isai;
 } spira__precond;
 
 extern const spira__precond_ops spira__precond_none, spira__precond_jacobi,

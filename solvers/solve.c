@@ -164,6 +164,13 @@ static spira_status resolve_opts(spira_context ctx, int64_t n, spira_solve_opts 
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "spira_solve_opts.trisolve_sweeps = %d: "
                             "want an integer from 0 (exact triangular solves) to %d",
                             o->trisolve_sweeps, SPIRA_TRISOLVE_MAX_SWEEPS);
+    if (o->trisolve != SPIRA_TRISOLVE_DEFAULT && o->trisolve != SPIRA_TRISOLVE_ISAI)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "spira_solve_opts.trisolve = %d: "
+                            "unknown (DEFAULT or ISAI)", (int)o->trisolve);
+    if (o->trisolve == SPIRA_TRISOLVE_ISAI && o->trisolve_sweeps)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "spira_solve_opts: trisolve ISAI and "
+                            "trisolve_sweeps = %d: approximate inverses or Jacobi sweeps, not "
+                            "both", o->trisolve_sweeps);
     SPIRA__TRY(spira__opt_real(ctx, "spira_solve_opts.damping", &o->damping, 1, 0, 1, INFINITY, 1));
     if (o->history_len < 0)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
@@ -452,6 +459,7 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
     if (s == SPIRA_OK) {
         info->precond_shift = e->M->shift;
         info->trisolve_sweeps = e->M->sweeps;
+        info->trisolve = e->M->isai ? SPIRA_TRISOLVE_ISAI : SPIRA_TRISOLVE_DEFAULT;
     }
     double t1 = spira__now_ms();
     if (s == SPIRA_OK) s = spira__env_nrm2(e, b, &e->bnorm);

@@ -75,6 +75,13 @@ n=$((n + 1))
 $bin/spira-solve $lap --precond ilu0 --trisolve-sweeps 0 >"$out" 2>"$err" &&
     grep -q "preconditioner ilu0 (exact triangular solves)" "$out" ||
     { echo "FAIL: --trisolve-sweeps 0 not exact:"; sed 's/^/    /' "$out" "$err"; fails=$((fails + 1)); }
+# --trisolve isai is taken and reported; an unknown value and isai with sweeps are refused
+n=$((n + 1))
+$bin/spira-solve $lap --precond ilu0 --trisolve isai >"$out" 2>"$err" &&
+    grep -q "preconditioner ilu0 (approximate inverses of L and U, ISAI)" "$out" ||
+    { echo "FAIL: --trisolve isai not taken:"; sed 's/^/    /' "$out" "$err"; fails=$((fails + 1)); }
+bad spira-solve "--trisolve 'lu': want exact or isai" $lap --precond ilu0 --trisolve lu
+bad spira-solve "approximate inverses or Jacobi sweeps, not both" $lap --precond ilu0 --trisolve isai --trisolve-sweeps 2
 # --dtol: > 1 or inf; a small one stops a solve whose residual grows (Jacobi on a matrix
 # that is not diagonally dominant)
 bad spira-solve "--dtol '1': want a finite number > 1 (or inf)" $lap --dtol 1

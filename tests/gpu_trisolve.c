@@ -7,9 +7,12 @@
  * launch a sweep, the automatic choice, and in place), z poisoned before every run; exact
  * at the triangles' depth like cuSPARSE's exact solves; whole solves beside the CPU
  * backend; every allocation of the device part failing in turn, with the other part made
- * before or not.
+ * before or not. And the approximate inverses (ISAI, precond/isai.c), whose applies are
+ * two SpMVs in the inverses' own formats: against the CPU backend's, every bundled matrix,
+ * and in whole solves.
  */
 #include "testutil.h"
+#include "isai.h"
 #include "precond.h"
 
 #include <math.h>
@@ -295,6 +298,113 @@ START_TEST(gpu_trisolve_allocations)
 }
 END_TEST
 
+/* ISAI's apply on the GPU against the CPU backend's on every bundled matrix (_i: matrix *
+ * 2 + float), z poisoned, within the rounding of the two SpMVs: |M_U| (|M_L| |r|) scaled
+ * by the precision. */
+START_TEST(gpu_isai_like_cpu)
+{
+    const int c = _i / 2;
+    const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
+    spira_context cpu = tu_cpu();
+    spira_matrix A, C;
+    ck_assert_int_eq(spira_matrix_read_mm(gpu, tu_data(bundled[c].file), t, &A), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_read_mm(cpu, tu_data(bundled[c].file), t, &C), SPIRA_OK);
+    const int32_t n = A->csr.nrows;
+    double *r = malloc(n * sizeof *r), *zg = malloc(n * sizeof *zg), *zc = malloc(n * sizeof *zc);
+    double *w = malloc(n * sizeof *w), *scale = malloc(n * sizeof *scale);
+    unsigned seed = tu_seed() + (unsigned)c;
+    for (int32_t i = 0; i < n; i++) r[i] = (float)tu_uniform(&seed, -1, 1);
+    spira_solve_opts o = {.precond = bundled[c].pc, .trisolve = SPIRA_TRISOLVE_ISAI};
+    spira__precond *MG, *MC;
+    spira_status s = spira__precond_create(o.precond, &o, A, &MG);
+    if (s == SPIRA_ERR_UNSUPPORTED) { /* a factor row past SPIRA_ISAI_MAX_ROW: the same on both */
+        ck_assert_int_eq(spira__precond_create(o.precond, &o, C, &MC), SPIRA_ERR_UNSUPPORTED);
+        goto done;
+    }
+    ck_assert_msg(s == SPIRA_OK, "%s: %s", bundled[c].file, spira_last_error(gpu));
+    ck_assert_int_eq(spira__precond_create(o.precond, &o, C, &MC), SPIRA_OK);
+    ck_assert(MG->isai && MC->isai);
+    spira_vector gr = vector_of(gpu, t, n, r), gz, cr = vector_of(cpu, t, n, r), cz;
+    ck_assert_int_eq(spira_vector_create(gpu, n, t, &gz), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(cpu, n, t, &cz), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(gz, NAN), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(cz, NAN), SPIRA_OK);
+    ck_assert_int_eq(spira__precond_apply(MG, gr, gz), SPIRA_OK);
+    ck_assert_int_eq(spira__precond_apply(MC, cr, cz), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_get_f64(gz, zg), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_get_f64(cz, zc), SPIRA_OK);
+    /* the scale from the CPU factor's own inverses */
+    spira__csr ml, mu;
+    ck_assert_int_eq(spira__isai_build(spira__ilu_of(MC), &ml, &mu), SPIRA_OK);
+    for (int32_t i = 0; i < n; i++) {
+        w[i] = 0;
+        for (int32_t p = ml.row_ptr[i]; p < ml.row_ptr[i + 1]; p++)
+            w[i] += fabs(spira__get(ml.val, ml.dtype, p)) * fabs(r[ml.col_idx[p]]);
+    }
+    for (int32_t i = 0; i < n; i++) {
+        scale[i] = 0;
+        for (int32_t p = mu.row_ptr[i]; p < mu.row_ptr[i + 1]; p++)
+            scale[i] += fabs(spira__get(mu.val, mu.dtype, p)) * w[mu.col_idx[p]];
+    }
+    spira__csr_free(&ml), spira__csr_free(&mu);
+    const double eps = t == SPIRA_R64 ? 1e-13 : 2e-5;
+    for (int32_t i = 0; i < n; i++)
+        ck_assert_msg(fabs(zg[i] - zc[i]) <= eps * scale[i] + 1e-300, "%s, %s: z[%d] GPU %.17g, "
+                      "CPU %.17g (scale %.3g)", bundled[c].file, t == SPIRA_R64 ? "double" : "float",
+                      i, zg[i], zc[i], scale[i]);
+    spira_vector_destroy(gr), spira_vector_destroy(gz);
+    spira_vector_destroy(cr), spira_vector_destroy(cz);
+    spira__precond_destroy(MG);
+done:
+    spira__precond_destroy(MC);
+    free(r), free(zg), free(zc), free(w), free(scale);
+    spira_matrix_destroy(A), spira_matrix_destroy(C);
+    spira_context_destroy(cpu);
+}
+END_TEST
+
+/* Whole ISAI solves on the GPU beside the CPU backend's: IC(0)-CG on gr_30_30 and on a 2-D
+ * Laplacian 300^2, ILU(0)-BiCGSTAB on sherman5 and on west0067 (P != I): the same outcome,
+ * info.trisolve ISAI, iterations within rounding's margin. */
+START_TEST(gpu_isai_solves)
+{
+    static const struct {
+        const char *file;
+        spira_solver_type solver;
+    } cases[] = {{"gr_30_30.mtx", SPIRA_SOLVER_CG},
+                 {"sherman5.mtx", SPIRA_SOLVER_BICGSTAB},
+                 {"west0067.mtx", SPIRA_SOLVER_BICGSTAB},
+                 {NULL, SPIRA_SOLVER_CG}};
+    spira_context cpu = tu_cpu(), ctxs[2] = {cpu, gpu};
+    spira_solve_opts o = {.rtol = 1e-9, .maxit = 5000, .precond = SPIRA_PRECOND_ILU0,
+                          .trisolve = SPIRA_TRISOLVE_ISAI, .backend = SPIRA_BACKEND_CPU};
+    spira_solve_info info[2];
+    for (int k = 0; k < 2; k++) {
+        o.backend = k ? SPIRA_BACKEND_CUDA : SPIRA_BACKEND_CPU;
+        spira_matrix A;
+        if (cases[_i].file)
+            ck_assert_int_eq(spira_matrix_read_mm(ctxs[k], tu_data(cases[_i].file), SPIRA_R64, &A),
+                             SPIRA_OK);
+        else
+            ck_assert_int_eq(spira_matrix_laplacian(ctxs[k], 2, 300, SPIRA_R64, &A), SPIRA_OK);
+        spira_vector xt, b = tu_rhs(A, &xt, tu_seed()), x;
+        ck_assert_int_eq(spira_vector_create(ctxs[k], spira_vector_length(b), SPIRA_R64, &x),
+                         SPIRA_OK);
+        ck_assert_int_eq(spira_vector_fill(x, 0), SPIRA_OK);
+        spira_status s = spira_solve(cases[_i].solver, A, b, x, &o, &info[k]);
+        ck_assert_msg(s == SPIRA_OK, "%s on the %s: %s", cases[_i].file ? cases[_i].file : "laplacian",
+                      k ? "GPU" : "CPU", spira_last_error(ctxs[k]));
+        ck_assert_int_eq(info[k].trisolve, SPIRA_TRISOLVE_ISAI);
+        ck_assert_int_eq(info[k].backend, k ? SPIRA_BACKEND_CUDA : SPIRA_BACKEND_CPU);
+        ck_assert_double_le(info[k].rel_residual, 10 * o.rtol);
+        spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
+        spira_matrix_destroy(A);
+    }
+    ck_assert_int_le(abs(info[0].iterations - info[1].iterations), 3 + info[0].iterations / 3);
+    spira_context_destroy(cpu);
+}
+END_TEST
+
 TCase *tu_gpu_trisolve_tcase(spira_context ctx)
 {
     gpu = ctx;
@@ -304,5 +414,7 @@ TCase *tu_gpu_trisolve_tcase(spira_context ctx)
     tcase_add_loop_test(tc, gpu_trisolve_exact_at_depth, 0, 2 * (tu_ntrisolve_cases + NBUNDLED));
     tcase_add_loop_test(tc, gpu_trisolve_solves, 0, 5);
     tcase_add_loop_test(tc, gpu_trisolve_allocations, 0, 3);
+    tcase_add_loop_test(tc, gpu_isai_like_cpu, 0, 2 * NBUNDLED);
+    tcase_add_loop_test(tc, gpu_isai_solves, 0, 4);
     return tc;
 }

@@ -12,7 +12,7 @@ tests_check_spira_SOURCES = tests/main.c $(TEST_COMMON) tests/test_context.c \
 	tests/test_krylov.c tests/test_eigen.c tests/test_ilu.c
 tests_check_spira_SOURCES += tests/test_formats.c tests/test_cg_graph.c
 tests_check_spira_SOURCES += tests/test_mmio.c tests/test_determinism.c tests/test_gf2.c \
-	tests/test_property.c tests/test_reorder.c
+	tests/test_property.c tests/test_reorder.c tests/test_isai.c
 tests_check_spira_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_spira_LDADD = libspira_core.la $(CHECK_LIBS)
 tests_check_gpu_SOURCES = tests/gpu_main.c $(TEST_COMMON) tests/test_threads.c \

@@ -14,7 +14,7 @@ int main(void)
                                 suite_threads,     suite_determinism,            suite_solvers,
                                 suite_krylov,      suite_eigen,   suite_ilu,     suite_gf2,
                                 suite_gf2_bw,      suite_gf2_devices, suite_property,              suite_cg_graph,
-                                suite_reorder};
+                                suite_reorder,     suite_isai};
     tu_seed();
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)

@@ -131,6 +131,7 @@ void tu_check_allocation_walk(spira_context ctx, int variant);
 void tu_check_two_threads(spira_backend backend);
 Suite *suite_pkt(void);
 Suite *suite_reorder(void);
+Suite *suite_isai(void);
 /* The n-th allocation fails for n = 1, 2, ... through reordered solves (RCM with IC(0) by
  * CG, degree with Jacobi by a reused BiCGSTAB solver, PageRank in RCM order, power
  * iteration in degree order) on ctx (NULL: a CPU context made
