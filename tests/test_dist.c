@@ -444,6 +444,7 @@ typedef struct {
     spira_dtype dtype;
     double rtol;
     int with_diag;
+    spira_trisolve trisolve; /* ILU(0): approximate inverses for the block's factors */
 } solve_case;
 
 /* The distributed solve of case c under layout k against the one-process one: the same
@@ -465,7 +466,8 @@ static void check_solve(const solve_case *c, layout_kind k)
     const int64_t n = G->csr.nrows;
     double *b = random_vector(n, tu_seed() + 3), *xd = malloc(n * sizeof *xd);
     double *xr = malloc(n * sizeof *xr), *r = malloc(n * sizeof *r);
-    spira_solve_opts o = {.rtol = c->rtol, .precond = c->precond, .maxit = 5000};
+    spira_solve_opts o = {.rtol = c->rtol, .precond = c->precond, .maxit = 5000,
+                          .trisolve = c->trisolve};
     /* one process */
     spira_vector gb, gx;
     spira_vector_create(ctx, n, c->dtype, &gb);
@@ -483,8 +485,8 @@ static void check_solve(const solve_case *c, layout_kind k)
     spira_dist_matrix_get_info(A, &after);
     gather_all(dx, xd);
     char label[160];
-    snprintf(label, sizeof label, "solver %d precond %d on %s (%s layout, %s)", (int)c->type,
-             (int)c->precond, c->file ? c->file : c->lap ? "3-D Laplacian" : "remote rows",
+    snprintf(label, sizeof label, "solver %d precond %d%s on %s (%s layout, %s)", (int)c->type,
+             (int)c->precond, c->trisolve ? " (ISAI)" : "", c->file ? c->file : c->lap ? "3-D Laplacian" : "remote rows",
              layout_name[k], c->dtype == SPIRA_R64 ? "double" : "float");
     ck_all(sr == SPIRA_OK, "%s: one process: %s", label, spira_last_error(ctx));
     ck_all(sd == SPIRA_OK && di.reason == ri.reason, "%s: distributed %s (%s), reason %d vs %d",
@@ -552,6 +554,8 @@ static const solve_case solve_cases[] = {
     {SPIRA_SOLVER_BICGSTAB, SPIRA_PRECOND_JACOBI, NULL, 0, SPIRA_R64, 1e-8, 1},
     {SPIRA_SOLVER_BICGSTAB, SPIRA_PRECOND_ILU0, NULL, 0, SPIRA_R32, 1e-4, 1},
     {SPIRA_SOLVER_JACOBI, SPIRA_PRECOND_NONE, NULL, 5, SPIRA_R64, 1e-6, 0},
+    {SPIRA_SOLVER_CG, SPIRA_PRECOND_ILU0, NULL, 8, SPIRA_R64, 1e-10, 0, SPIRA_TRISOLVE_ISAI},
+    {SPIRA_SOLVER_BICGSTAB, SPIRA_PRECOND_ILU0, NULL, 0, SPIRA_R64, 1e-8, 1, SPIRA_TRISOLVE_ISAI},
 };
 
 START_TEST(dist_solve_matches_one_process)
