@@ -297,32 +297,9 @@ START_TEST(isai_allocation_failures)
     spira_matrix A;
     ck_assert_int_eq(spira_matrix_read_mm(ctx, tu_data(_i ? "gr_30_30.mtx" : "west0067.mtx"),
                                           SPIRA_R64, &A), SPIRA_OK);
-    const int32_t n = A->csr.nrows;
-    spira_vector b, x;
-    spira_vector_create(ctx, n, SPIRA_R64, &b), spira_vector_create(ctx, n, SPIRA_R64, &x);
-    spira_vector_fill(b, 1);
     spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0, .trisolve = SPIRA_TRISOLVE_ISAI};
-    const spira_solver_type st = _i ? SPIRA_SOLVER_CG : SPIRA_SOLVER_BICGSTAB;
-    spira_status s = SPIRA_ERR_NOMEM;
-    long k;
-    for (k = 1; k < 400 && s != SPIRA_OK; k++) {
-        long live = spira__alloc_live();
-        spira_matrix B; /* a fresh copy each time, so the factor and inverses are built again */
-        ck_assert_int_eq(spira_matrix_transpose(A, &B), SPIRA_OK);
-        spira_matrix C;
-        ck_assert_int_eq(spira_matrix_transpose(B, &C), SPIRA_OK);
-        spira_matrix_destroy(B);
-        spira_vector_fill(x, 0);
-        spira__alloc_fail_at(k);
-        s = spira_solve(st, C, b, x, &o, NULL);
-        spira__alloc_fail_at(0);
-        spira_matrix_destroy(C);
-        if (s != SPIRA_OK) ck_assert_int_eq(s, SPIRA_ERR_NOMEM);
-        ck_assert_int_eq(spira__alloc_live(), live);
-    }
-    ck_assert_int_eq(s, SPIRA_OK);
-    ck_assert_int_gt(k, 10);
-    spira_vector_destroy(x), spira_vector_destroy(b);
+    ck_assert_int_gt(tu_solve_allocation_walk(A, _i ? SPIRA_SOLVER_CG : SPIRA_SOLVER_BICGSTAB, &o),
+                     10);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
 }

@@ -247,6 +247,36 @@ int tu_check_all_formats(spira_context ctx, spira_matrix A, const char *label, u
     return runs;
 }
 
+long tu_solve_allocation_walk(spira_matrix A, spira_solver_type st, const spira_solve_opts *o)
+{
+    spira_context ctx = A->ctx;
+    spira_vector b, x;
+    ck_assert_int_eq(spira_vector_create(ctx, A->csr.nrows, A->csr.dtype, &b), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(ctx, A->csr.ncols, A->csr.dtype, &x), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(b, 1), SPIRA_OK);
+    spira_status s = SPIRA_ERR_NOMEM;
+    long k;
+    for (k = 1; k < 1000 && s != SPIRA_OK; k++) {
+        const long live = spira__alloc_live();
+        spira_matrix T, C; /* A^T^T: A itself, with an empty cache */
+        ck_assert_int_eq(spira_matrix_transpose(A, &T), SPIRA_OK);
+        ck_assert_int_eq(spira_matrix_transpose(T, &C), SPIRA_OK);
+        spira_matrix_destroy(T);
+        ck_assert_int_eq(spira_vector_fill(x, 0), SPIRA_OK);
+        spira__alloc_fail_at(k);
+        s = spira_solve(st, C, b, x, o, NULL);
+        spira__alloc_fail_at(0);
+        spira_matrix_destroy(C);
+        if (s != SPIRA_OK) ck_assert_msg(s == SPIRA_ERR_NOMEM, "allocation %ld: %s", k,
+                                         spira_last_error(ctx));
+        ck_assert_msg(spira__alloc_live() == live, "allocation %ld failing left %ld blocks", k,
+                      spira__alloc_live() - live);
+    }
+    ck_assert_int_eq(s, SPIRA_OK);
+    spira_vector_destroy(x), spira_vector_destroy(b);
+    return k - 1;
+}
+
 /* b = A * xtrue with xtrue fresh random in [0.5, 1.5), so the solution is known. */
 spira_vector tu_rhs(spira_matrix A, spira_vector *xtrue, unsigned seed)
 {

@@ -151,6 +151,10 @@ Suite *suite_formats(void);
 
 /* b = A * xtrue with xtrue fresh random in [0.5, 1.5), so the solution is known. */
 spira_vector tu_rhs(spira_matrix A, spira_vector *xtrue, unsigned seed);
+/* Every allocation of spira_solve(st, A', ones, x, o) fails in turn, n = 1, 2, ..., A' a
+ * fresh copy of A each time (so what A's cache would keep, factors and inverses, is built
+ * again): SPIRA_ERR_NOMEM and no block left behind, until the solve succeeds; returns n. */
+long tu_solve_allocation_walk(spira_matrix A, spira_solver_type st, const spira_solve_opts *o);
 /* b with A's rows and x with its columns, zero, in A's dtype on A's context. */
 void tu_vectors_for(spira_matrix A, spira_vector *b, spira_vector *x);
 /* max |x - xtrue| */
