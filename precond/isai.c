@@ -83,8 +83,9 @@ static void isai_row(const spira__ilu_factor *f, int upper, int32_t i, scratch *
             const int32_t c = lu->col_idx[q];
             /* L: columns <= j sit in J[0, a]; U: columns >= j in J[a, K) */
             const int32_t b = upper ? find(w->J, a, K, c) : find(w->J, 0, a + 1, c);
-            if (b >= 0) w->T[(size_t)a * K + b] = c == j && !upper ? 1.0
-                                                                   : spira__get(lu->val, lu->dtype, q);
+            if (b < 0) continue;
+            w->T[(size_t)a * K + b] = !upper && c == j ? 1.0 /* L's unit diagonal */
+                                                       : spira__get(lu->val, lu->dtype, q);
         }
     }
     const double *T = w->T;
