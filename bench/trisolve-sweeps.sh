@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # trisolve-sweeps.sh - issue 14's approximate triangular solves on the GPU: IC(0)-CG and
 # ILU(0)-BiCGSTAB with cuSPARSE's exact triangular solves against K = 1, 2, 3, 5 Jacobi
-# sweeps a solve (spira-solve --trisolve-sweeps K), on the bundled matrices and the SPD ones
+# sweeps a solve (spira-solve --trisolve-sweeps K) and against the factors' approximate
+# inverses (--trisolve isai, K column "I"), on the bundled matrices and the SPD ones
 # of the shared matrices that data/ lacks (bcsstk13, bcsstk16), from a build directory:
 #   bench/trisolve-sweeps.sh BUILD_DIR [SHARED_MATRICES_DIR]
 # One line per solve: iterations and outcome; setup (SpMV format + preconditioner, the
@@ -28,9 +29,10 @@ nonsym="$data/pores_1.mtx $data/west0067.mtx $data/orsirr_1.mtx $data/sherman5.m
 printf '%-18s %-9s %2s %6s %-10s %9s %9s %10s %7s\n' matrix solver K its outcome setup_ms iter_ms tts_ms speedup
 one() { # file solver: a line per K, exact first
   local f=$1 solver=$2 exact_tts=
-  for k in 0 1 2 3 5; do
-    local out its outcome fmt_setup solver_setup iter tts speed
-    out=$("$solve" "$f" --backend "$backend" --solver "$solver" --precond ilu0 --trisolve-sweeps $k \
+  for k in 0 1 2 3 5 I; do
+    local out its outcome fmt_setup solver_setup iter tts speed how="--trisolve-sweeps $k"
+    [ $k = I ] && how="--trisolve isai"
+    out=$("$solve" "$f" --backend "$backend" --solver "$solver" --precond ilu0 $how \
           --maxit 5000 --repeat "$repeat" 2>&1)
     its=$(sed -n 's/^  result .* after \([0-9]*\) iterations.*/\1/p' <<<"$out")
     outcome=$(sed -n 's/^  result *\([a-z]*\).*/\1/p' <<<"$out")
@@ -47,7 +49,7 @@ one() { # file solver: a line per K, exact first
     tts=$(awk -v a="$fmt_setup" -v b="$solver_setup" -v c="$iter" 'BEGIN { printf "%.3f", a + b + c }')
     speed=-
     if [ "$outcome" = converged ]; then
-      [ $k -eq 0 ] && exact_tts=$tts
+      [ $k = 0 ] && exact_tts=$tts
       [ -n "$exact_tts" ] && speed=$(awk -v e="$exact_tts" -v t="$tts" 'BEGIN { printf "%.2f", e / t }')
     fi
     printf '%-18s %-9s %2s %6s %-10s %9.3f %9.3f %10.3f %7s\n' "$(basename "$f" .mtx)" "$solver" $k \
