@@ -230,26 +230,49 @@ static void factor_key(spira_matrix A, double tau, double fill, int isai,
                   isai ? ":isai" : "");
 }
 
+/* A's cache entry under key: found, or built by build(A, arg, &plan) (timed) and put there;
+ * a build that fails leaves nothing (it frees what it made). */
+static spira_status cached(spira_matrix A, const char *key, const void *arg,
+                           spira_status (*build)(spira_matrix A, const void *arg, void **plan),
+                           void (*destroy)(void *), void **out)
+{
+    spira__cache_entry *e = spira__matrix_cache_find(A, key);
+    if (!e) {
+        double t0 = spira__now_ms();
+        void *plan = NULL;
+        SPIRA__TRY(build(A, arg, &plan));
+        SPIRA__TRY(spira__matrix_cache_put(A, key, plan, destroy, spira__now_ms() - t0, &e));
+    }
+    *out = e->plan;
+    return SPIRA_OK;
+}
+
+typedef struct {
+    double tau, fill;
+} factor_params;
+
+static spira_status factor_new(spira_matrix A, const void *arg, void **plan)
+{
+    const factor_params *fp = (const factor_params *)arg;
+    spira__ilu_factor *f = spira__calloc(1, sizeof *f);
+    if (!f) return spira__nomem(A->ctx, "incomplete LU factor", sizeof *f);
+    f->ctx = A->ctx;
+    spira_status s = factor_build(A, fp->tau, fp->fill, f);
+    if (s != SPIRA_OK) {
+        factor_destroy(f);
+        return s;
+    }
+    *plan = f;
+    return SPIRA_OK;
+}
+
 /* A's factor, built on first use and cached in A under its parameters. */
 static spira_status factor_get(spira_matrix A, double tau, double fill, spira__ilu_factor **out)
 {
     char key[sizeof A->cache->key];
     factor_key(A, tau, fill, 0, key);
-    spira__cache_entry *e = spira__matrix_cache_find(A, key);
-    if (!e) {
-        spira__ilu_factor *f = spira__calloc(1, sizeof *f);
-        if (!f) return spira__nomem(A->ctx, "incomplete LU factor", sizeof *f);
-        f->ctx = A->ctx;
-        double t0 = spira__now_ms();
-        spira_status s = factor_build(A, tau, fill, f);
-        if (s != SPIRA_OK) {
-            factor_destroy(f);
-            return s;
-        }
-        SPIRA__TRY(spira__matrix_cache_put(A, key, f, factor_destroy, spira__now_ms() - t0, &e));
-    }
-    *out = (spira__ilu_factor *)e->plan;
-    return SPIRA_OK;
+    const factor_params fp = {tau, fill};
+    return cached(A, key, &fp, factor_new, factor_destroy, (void **)out);
 }
 
 /* M_L ~ L^-1 P and M_U ~ U^-1 as matrices of A's context (isai.c), cached in A. */
@@ -266,32 +289,32 @@ static void isai_destroy(void *p)
     spira__free(q);
 }
 
+static spira_status isai_new(spira_matrix A, const void *arg, void **plan)
+{
+    isai_pair *q = spira__calloc(1, sizeof *q);
+    if (!q) return spira__nomem(A->ctx, "ISAI pair", sizeof *q);
+    spira__csr ml, mu;
+    spira_status s = spira__isai_build((const spira__ilu_factor *)arg, &ml, &mu);
+    if (s == SPIRA_OK) { /* a wrap that fails frees its CSR */
+        s = spira__matrix_wrap(A->ctx, &ml, 0, &q->ml);
+        if (s == SPIRA_OK) s = spira__matrix_wrap(A->ctx, &mu, 0, &q->mu);
+        else spira__csr_free(&mu);
+    }
+    if (s != SPIRA_OK) {
+        isai_destroy(q);
+        return s;
+    }
+    *plan = q;
+    return SPIRA_OK;
+}
+
 /* The inverses of f (A's factor under tau and fill), built on first use and cached. */
 static spira_status isai_get(spira_matrix A, double tau, double fill, const spira__ilu_factor *f,
                              isai_pair **out)
 {
     char key[sizeof A->cache->key];
     factor_key(A, tau, fill, 1, key);
-    spira__cache_entry *e = spira__matrix_cache_find(A, key);
-    if (!e) {
-        double t0 = spira__now_ms();
-        isai_pair *q = spira__calloc(1, sizeof *q);
-        if (!q) return spira__nomem(A->ctx, "ISAI pair", sizeof *q);
-        spira__csr ml, mu;
-        spira_status s = spira__isai_build(f, &ml, &mu);
-        if (s == SPIRA_OK) { /* a wrap that fails frees its CSR */
-            s = spira__matrix_wrap(A->ctx, &ml, 0, &q->ml);
-            if (s == SPIRA_OK) s = spira__matrix_wrap(A->ctx, &mu, 0, &q->mu);
-            else spira__csr_free(&mu);
-        }
-        if (s != SPIRA_OK) {
-            isai_destroy(q);
-            return s;
-        }
-        SPIRA__TRY(spira__matrix_cache_put(A, key, q, isai_destroy, spira__now_ms() - t0, &e));
-    }
-    *out = (isai_pair *)e->plan;
-    return SPIRA_OK;
+    return cached(A, key, f, isai_new, isai_destroy, (void **)out);
 }
 
 typedef struct {
