@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# gpu-verify.sh - one GPU batch over a build carried by bench/carry-build.sh (nothing is
+# compiled on the GPU machine): the whole GPU suite case by case, compute-sanitizer on the
+# SpMV kernels and the ILU applies, and the benchmarks of what changed most recently
+# (merge against cuSPARSE on the generated irregular matrices, exact solves / Jacobi sweeps
+# / ISAI). From the source root on the GPU machine:
+#   bash bench/gpu-verify.sh [CARRY_DIR [OUT_DIR]]          (defaults .device-run, $OUT)
+# STAGES="suite sanitize spmv trisolve" picks stages (default all); on a machine with two
+# GPUs or more, STAGES="devices" runs check_gpu_devices and the GF(2) sequence on 1 and 2
+# devices. Writes a log a stage into OUT_DIR and a line a result into OUT_DIR/summary.txt.
+set -uo pipefail
+root=$(pwd)
+carry=${1:-.device-run}
+out=${2:-${OUT:-/tmp/out}}
+stages=${STAGES:-suite sanitize spmv trisolve}
+[ -f "$carry/env.sh" ] || { echo "gpu-verify.sh: no $carry/env.sh (bench/carry-build.sh)" >&2; exit 2; }
+# shellcheck disable=SC1091
+. "$carry/env.sh"
+bin=$root/$carry/bin
+mkdir -p "$out" /tmp/verify/tests /tmp/verify/m
+sum=$out/summary.txt
+{ nvidia-smi -L; echo "commit $(cat "$carry/commit")"; date -u; } >"$sum" 2>&1
+note() { echo "$*" | tee -a "$sum"; }
+
+# the generated matrices, in the background while the suite runs
+( python3 "$root/bench/gen-irregular.py" /tmp/verify/m --problems rmat,knn,circuit --jobs 3 \
+    >/tmp/verify/m/gen.txt 2>&1 ) &
+gen=$!
+
+for st in $stages; do
+  case $st in
+  suite)
+    cp "$bin/check_gpu" /tmp/verify/tests/
+    (cd /tmp/verify && sh "$root/tests/gpu-cases.sh" "$out/cases" 300) >"$out/suite.txt" 2>&1
+    note "suite: exit $? ($(grep -c "exit 0" "$out/suite.txt") cases passed of $(grep -c "^case" "$out/suite.txt"))"
+    ;;
+  sanitize)
+    for tool in memcheck racecheck; do
+      for f in "$root/data/orsirr_1.mtx" "--laplacian 2:300"; do
+        # shellcheck disable=SC2086
+        compute-sanitizer --tool $tool --error-exitcode 99 "$bin/spira-spmv" \
+          --formats merge,merge:items=1,merge:items=32,sell,csr-vector --reps 2 --warmup 1 $f \
+          >>"$out/sanitize.txt" 2>&1
+        note "sanitize: $tool spira-spmv $f: exit $?"
+      done
+      compute-sanitizer --tool $tool --error-exitcode 99 "$bin/spira-solve" "$root/data/sherman5.mtx" \
+        --solver bicgstab --precond ilu0 --trisolve isai --backend cuda >>"$out/sanitize.txt" 2>&1
+      note "sanitize: $tool ISAI-BiCGSTAB sherman5: exit $?"
+    done
+    ;;
+  spmv)
+    wait $gen
+    for m in rmat-20 knn-400000 circuit-1000000; do
+      "$bin/spira-spmv" --formats cusparse,auto,merge,merge:items=7,merge:items=16,hyb,sell \
+        --reps 50 "/tmp/verify/m/$m.mtx" >>"$out/spmv.txt" 2>&1
+      if [ -d "$carry/old/lib" ]; then
+        echo "-- $m, old library" >>"$out/spmv.txt"
+        LD_LIBRARY_PATH=$root/$carry/old/lib:$LD_LIBRARY_PATH "$bin/spira-spmv" \
+          --formats cusparse,merge --reps 50 "/tmp/verify/m/$m.mtx" >>"$out/spmv.txt" 2>&1
+      fi
+      note "spmv $m: $(grep -E '^(cusparse|merge) ' "$out/spmv.txt" | tail -2 | awk '{print $1, $7}' | tr '\n' ' ')"
+    done
+    ;;
+  trisolve)
+    mkdir -p /tmp/verify/build/examples
+    cp "$bin/spira-solve" /tmp/verify/build/examples/
+    bash "$root/bench/trisolve-sweeps.sh" /tmp/verify/build >"$out/trisolve.txt" 2>&1
+    note "trisolve: exit $? ($(grep -c ' I ' "$out/trisolve.txt") ISAI lines)"
+    ;;
+  devices)
+    "$bin/check_gpu_devices" >"$out/devices.txt" 2>&1
+    note "devices: check_gpu_devices exit $? ($(grep -E 'Checks' "$out/devices.txt" | tail -1))"
+    for d in 1 2; do
+      "$bin/spira-gf2" --nfs 1000000:64 --width 64 --formats csr --sequence 2000 --reps 5 \
+        --devices $d >>"$out/devices.txt" 2>&1
+      note "devices: sequence on $d device(s): exit $?"
+    done
+    ;;
+  *) note "unknown stage $st" ;;
+  esac
+done
+kill $gen 2>/dev/null
+exit 0
