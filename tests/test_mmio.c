@@ -393,7 +393,21 @@ START_TEST(numbers_as_strtod)
                                   "9999999999999999999", "99999999999999999999", "1e+0",
                                   "0000000000000000000000000123.456000000000000000000000",
                                   "0.000000000000000000000000000000001234567890123456789",
-                                  "7.038531e-26", "1.7976931348623158e308", "5e-324"};
+                                  "7.038531e-26", "1.7976931348623158e308", "5e-324",
+                                  /* the usual line at once (lib/mmio_fast.c): integer and
+                                   * fraction lengths around its limits, exponents of 1 to 5
+                                   * digits, signs, hard roundings */
+                                  "12345678.5", "123456789.5", "0.1234567890123456789",
+                                  "0.12345678901234567891", "1.234567890123456789",
+                                  "12.34567890123456789", "1.2345678901234567890",
+                                  "12345678.12345678901", "+1.5E+3", "-1.5e-003", "1.e5",
+                                  "00000001.5", "-0.0e0", "-0.", "9007199254740993e-0",
+                                  "9007199254740993.0", "1e0308", "1e00308", "1e-0324",
+                                  "2.2250738585072011e-0308", "-9.9999999999999999e22",
+                                  "0.000000000000000000009007199254740993",
+                                  "4503599627370497.5", "0.1e-7", "7e+0009",
+                                  "0.0000000000000000", "1234567.890123456789012",
+                                  "-0.051482026472754239", "9.8813129168249309e-324"};
     const int nfixed = (int)(sizeof fixed / sizeof fixed[0]), n = 60000;
     size_t cap = (size_t)n * 48 + 4096, len = 0;
     char *text = malloc(cap);
@@ -1098,6 +1112,17 @@ START_TEST(parallel_like_sequential)
         "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 1\n1 2 1\n",
         "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1\n",
         "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1e39\n2 2 1\n",
+        /* lines the usual-line reading takes and leaves (leading zeros, an index of 9
+         * digits, two blanks, a tab, exponents), 64 bytes before the end for each */
+        "%%MatrixMarket matrix coordinate real general\n3 3 7\n00000001 00000002 1.5\n"
+        "000000003 3 -2.25e-3\n2 02 0.12345678901234567\n3 1 1E+2\n1  1 -0.5\n"
+        "2\t3 +7.\n3 3 99999999.99999999999\n"
+        "% padding: the usual line wants 64 bytes to the end ...................\n",
+        "%%MatrixMarket matrix coordinate integer symmetric\n3 3 3\n1 1 -00000012\n"
+        "3 1 123456789\n2 1 -0\n"
+        "% padding: the usual line wants 64 bytes to the end ...................\n",
+        "%%MatrixMarket matrix coordinate pattern skew-symmetric\n3 3 2\n2 1\n3 02\n"
+        "% padding: the usual line wants 64 bytes to the end ...................\n",
         "%%MatrixMarket matrix coordinate real general\n1 1 2\n1 1 3e38\n1 1 3e38\n",
         "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n",
     };
