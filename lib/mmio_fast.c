@@ -483,7 +483,14 @@ static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
                 if (!is_digit(*p)) return;
             }
             uint64_t i, j;
-            p = scan_index(p, end, &i);
+#ifdef SPIRA__MM_LINE
+            int n;
+            if (end - p >= 16 && (n = ctz64(~digits_of16(p))) <= 8) { /* the usual row */
+                i = value8(ld8u(p), n);
+                p += n;
+            } else
+#endif
+                p = scan_index(p, end, &i);
             if (!p || i - 1 >= nr || p == end || !spira__mm_is_blank(*p)) return;
             entries++;
             if (mirror) {
@@ -614,13 +621,15 @@ static const fill_fn fills[2][3][3] = {
     {SPIRA__FILL_ROW(1, 0), SPIRA__FILL_ROW(1, 1), SPIRA__FILL_ROW(1, 2)}};
 
 /* Third pass, one bucket: its n entries at [s0, s0 + n) put in row order (stored ones of
- * a row before its mirrored ones, each in the order they came), rows [r0, r1)'s
- * pointers set, then each row put in column order as spira__csr_sort_row does (a stable
- * sort: repeated columns keep their order, for the sum). sc: 2 (r1 - r0) counters;
- * scol, sval: room for n entries (and for n spira__col_pos keys and values of a sort).
- * Returns 1 when a row holds a repeated column. */
+ * a row before its mirrored ones, each in the order they came) at [d0, d0 + n) (d0 <= s0:
+ * below, when the buckets before it lost repeated entries), rows [r0, r1)'s pointers
+ * set, then each row put in column order as spira__csr_sort_row does (a stable sort:
+ * repeated columns keep their order, for the sum). sc: 2 (r1 - r0) counters; scol, sval:
+ * room for n entries (and for n spira__col_pos keys and values of a sort). Returns 1
+ * when a row holds a repeated column. */
 static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t r1,
-                        int64_t s0, int64_t n, int32_t *sc, int32_t *scol, char *sval)
+                        int64_t s0, int64_t d0, int64_t n, int32_t *sc, int32_t *scol,
+                        char *sval)
 {
     const size_t es = spira_dtype_size(out->dtype);
     const uint16_t *lrow = F->lrow + s0;
@@ -632,7 +641,7 @@ static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t
         in_order &= key >= last;
         last = key;
     }
-    int32_t at = (int32_t)s0;
+    int32_t at = (int32_t)d0;
     for (int64_t r = r0; r < r1; r++) {
         int32_t *c = &sc[(r - r0) * 2], ns = c[0], nm = c[1];
         out->row_ptr[r] = at;
@@ -641,6 +650,11 @@ static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t
         at += ns + nm;
     }
     int32_t *col = out->col_idx;
+    if (in_order && d0 != s0) {
+        memmove(col + d0, col + s0, (size_t)n * sizeof *col);
+        memmove((char *)out->val + (size_t)d0 * es, (char *)out->val + (size_t)s0 * es,
+                (size_t)n * es);
+    }
     if (!in_order) { /* through the scratch to the rows' places (lrow is not overwritten) */
         memcpy(scol, out->col_idx + s0, (size_t)n * sizeof *scol);
         memcpy(sval, (char *)out->val + (size_t)s0 * es, (size_t)n * es);
@@ -664,7 +678,7 @@ static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t
     }
     int dup = 0;
     for (int64_t r = r0; r < r1; r++) {
-        int32_t b = out->row_ptr[r], e = r + 1 < r1 ? out->row_ptr[r + 1] : (int32_t)(s0 + n);
+        int32_t b = out->row_ptr[r], e = r + 1 < r1 ? out->row_ptr[r + 1] : (int32_t)(d0 + n);
         int32_t k = b + 1;
         while (k < e && col[k] > col[k - 1]) k++;
         if (k == e) continue;
@@ -675,38 +689,60 @@ static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t
     return dup;
 }
 
-/* Repeated entries summed as spira__csr_merge_duplicates sums them (in double, then
- * stored in T), the rows before r0 having none; each sum checked (a single value was
- * checked as it was read: only a sum can leave the range). */
-#define SPIRA__MERGE(T)                                                                    \
-    static spira_status merge_rows_##T(spira_context ctx, const char *name, spira__csr *A,   \
-                                       int64_t r0)                                        \
-    {                                                                                     \
-        int32_t *col = A->col_idx, w = A->row_ptr[r0], start = w;                         \
-        T *val = (T *)A->val;                                                             \
-        for (int64_t i = r0; i < A->nrows; i++) {                                         \
-            int32_t end = A->row_ptr[i + 1], row_first = w, merged = 0;                   \
-            for (int32_t k = start; k < end; k++) {                                       \
-                if (w > row_first && col[w - 1] == col[k]) {                              \
-                    val[w - 1] = (T)((double)val[w - 1] + (double)val[k]);                \
-                    merged = 1;                                                           \
-                } else {                                                                  \
-                    col[w] = col[k];                                                      \
-                    val[w] = val[k];                                                      \
-                    w++;                                                                  \
-                }                                                                         \
-            }                                                                             \
-            for (int32_t k = row_first; merged && k < w; k++)                             \
-                SPIRA__TRY(spira__mm_check_sum(ctx, name, (double)val[k], A->dtype, i + 1,  \
-                                               col[k] + 1));                              \
-            start = end;                                                                  \
-            A->row_ptr[i + 1] = w;                                                        \
-        }                                                                                 \
-        A->nnz = w; /* the arrays keep their original size; the tail is unused */         \
-        return SPIRA_OK;                                                                  \
+/* Repeated entries of rows [r0, r1) (their entries at [d0, d0 + n), in column order)
+ * summed as spira__csr_merge_duplicates sums them (in double, then stored in T), the
+ * rows moved up over the gaps and their pointers set; the entries kept. *bad: a sum left
+ * the range (a single value was checked as it was read: only a sum can; the driver words
+ * the message, in row order, as spira__mm_check_sum does). In the cache: the bucket was
+ * just put in order. */
+#define SPIRA__MERGE(T)                                                                     \
+    static int64_t merge_bucket_##T(spira__csr *A, int64_t r0, int64_t r1, int64_t d0,      \
+                                    int64_t n, int *bad)                                   \
+    {                                                                                      \
+        int32_t *col = A->col_idx, w = (int32_t)d0, start = w;                             \
+        T *val = (T *)A->val;                                                              \
+        for (int64_t i = r0; i < r1; i++) {                                                \
+            int32_t end = i + 1 < r1 ? A->row_ptr[i + 1] : (int32_t)(d0 + n), row_first = w; \
+            int merged = 0;                                                                \
+            A->row_ptr[i] = w;                                                             \
+            for (int32_t k = start; k < end; k++) {                                        \
+                if (w > row_first && col[w - 1] == col[k]) {                               \
+                    val[w - 1] = (T)((double)val[w - 1] + (double)val[k]);                 \
+                    merged = 1;                                                            \
+                } else {                                                                   \
+                    col[w] = col[k];                                                       \
+                    val[w] = val[k];                                                       \
+                    w++;                                                                   \
+                }                                                                          \
+            }                                                                              \
+            for (int32_t k = row_first; merged && k < w; k++)                              \
+                if (!isfinite(val[k])) *bad = 1;                                           \
+            start = end;                                                                   \
+        }                                                                                  \
+        return w - d0;                                                                     \
     }
 SPIRA__MERGE(double)
 SPIRA__MERGE(float)
+
+/* Bucket u of F put in order at d0 (order_bucket), its repeated entries summed; the
+ * entries kept, flags[u]: 1 some were summed, 2 a sum left the range. */
+static int64_t finish_bucket(const fast_file *F, spira__csr *out, int64_t u, const int64_t *bstart,
+                             int64_t d0, char *w, size_t sc_bytes, int64_t maxb, char *flags)
+{
+    const int64_t nrows = F->h.nrows, s0 = bstart[u], n = bstart[u + 1] - s0;
+    int64_t r0 = u << F->shift, r1 = r0 + ((int64_t)1 << F->shift);
+    if (r1 > nrows) r1 = nrows;
+    /* the scratch: counters, then columns (or sort keys), then values (aligned: 8 divides
+     * sc_bytes) */
+    int32_t *sc = (int32_t *)(void *)w, *scol = (int32_t *)(void *)(w + sc_bytes);
+    char *sval = w + sc_bytes + (size_t)maxb * sizeof(int64_t);
+    if (!order_bucket(F, out, r0, r1, s0, d0, n, sc, scol, sval)) return n;
+    int bad = 0;
+    int64_t kept = out->dtype == SPIRA_R64 ? merge_bucket_double(out, r0, r1, d0, n, &bad)
+                                           : merge_bucket_float(out, r0, r1, d0, n, &bad);
+    flags[u] = (char)(1 + bad);
+    return kept;
+}
 
 /* ---- the driver ---------------------------------------------------------------------- */
 
@@ -764,7 +800,8 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
     const int nt = nc < max_threads() ? nc : max_threads();
     stretch *st = NULL;
     int64_t *bstart = NULL, maxb = 0;
-    char *bdup = NULL;        /* bucket u has a row with a repeated column */
+    char *bdup = NULL;        /* bucket u: 1 repeated entries summed, 2 a sum out of range */
+    int64_t *bkept = NULL;    /* bucket u: its entries once summed (threads) */
     void **scratch = NULL;
     *s = spira__alloc(ctx, (void **)&st, (size_t)nc, sizeof *st, "reader stretches");
     if (*s == SPIRA_OK)
@@ -774,6 +811,8 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
         *s = spira__alloc(ctx, (void **)&bstart, (size_t)F.nb + 1, sizeof(int64_t),
                           "bucket starts");
     if (*s == SPIRA_OK) *s = spira__alloc(ctx, (void **)&bdup, (size_t)F.nb, 1, "bucket flags");
+    if (*s == SPIRA_OK)
+        *s = spira__alloc(ctx, (void **)&bkept, (size_t)F.nb, sizeof(int64_t), "bucket counts");
     if (*s != SPIRA_OK) goto done;
     memset(st, 0, (size_t)nc * sizeof *st); /* a declining stretch leaves its counts 0 */
     memset(F.cnt, 0, ((size_t)nc * (size_t)F.nb + 1) * sizeof(int64_t));
@@ -854,34 +893,54 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
     for (int c = 0; c < nc; c++) ok &= st[c].ok;
     if (!ok) goto done;
     out->row_ptr[nrows] = (int32_t)nnz;
-#pragma omp parallel for schedule(dynamic, 8) num_threads(nt) if (nt > 1)
-    for (int64_t u = 0; u < F.nb; u++) {
-        char *w = scratch[thread_num()];
-        int64_t r0 = u << F.shift, r1 = r0 + ((int64_t)1 << F.shift), n = bstart[u + 1] - bstart[u];
-        if (r1 > nrows) r1 = nrows;
-        /* the scratch: counters, then columns (or sort keys), then values (aligned: 8
-         * divides sc_bytes) */
-        int32_t *sc = (int32_t *)w, *scol = (int32_t *)(w + sc_bytes);
-        char *sval = w + sc_bytes + (size_t)maxb * sizeof(int64_t);
-        if (r0 < r1 && order_bucket(&F, out, r0, r1, bstart[u], n, sc, scol, sval))
-            bdup[u] = 1;
+    /* One thread puts the buckets in order one after another, each at its final place
+     * (below its stretch by the entries the ones before it summed away); threads put
+     * them in order side by side, and the buckets are moved up afterwards. */
+    int64_t gone = 0;
+    if (nt == 1) {
+        for (int64_t u = 0; u < F.nb; u++) {
+            int64_t n = bstart[u + 1] - bstart[u];
+            gone += n - finish_bucket(&F, out, u, bstart, bstart[u] - gone, scratch[0], sc_bytes,
+                                      maxb, bdup);
+        }
+    } else {
+#pragma omp parallel for schedule(dynamic, 8) num_threads(nt)
+        for (int64_t u = 0; u < F.nb; u++)
+            bkept[u] = finish_bucket(&F, out, u, bstart, bstart[u], scratch[thread_num()],
+                                     sc_bytes, maxb, bdup);
+        for (int64_t u = 0; u < F.nb; u++) {
+            int64_t s0 = bstart[u], r0 = u << F.shift, r1 = r0 + ((int64_t)1 << F.shift);
+            if (r1 > nrows) r1 = nrows;
+            if (gone) {
+                memmove(out->col_idx + s0 - gone, out->col_idx + s0,
+                        (size_t)bkept[u] * sizeof(int32_t));
+                memmove((char *)out->val + (size_t)(s0 - gone) * es,
+                        (char *)out->val + (size_t)s0 * es, (size_t)bkept[u] * es);
+                for (int64_t r = r0; r < r1; r++) out->row_ptr[r] -= (int32_t)gone;
+            }
+            gone += bstart[u + 1] - s0 - bkept[u];
+        }
     }
+    out->nnz = (int32_t)(nnz - gone); /* the arrays keep their original size; the tail is unused */
+    out->row_ptr[nrows] = out->nnz;
     for (int t = 0; t < nt; t++) spira__free(scratch[t]);
     spira__free(scratch);
     scratch = NULL;
     spira__free(F.lrow);
     F.lrow = NULL;
-    for (int64_t u = 0; u < F.nb; u++)
-        if (bdup[u]) { /* rare: the first row of bucket u onward */
-            *s = (dtype == SPIRA_R64 ? merge_rows_double : merge_rows_float)(
-                ctx, name ? name : "(memory)", out, u << F.shift);
-            break;
-        }
+    for (int64_t u = 0; u < F.nb && *s == SPIRA_OK; u++)
+        if (bdup[u] == 2) /* rare: the first sum beyond the range, in row order, worded */
+            for (int64_t r = u << F.shift; r < nrows && *s == SPIRA_OK; r++)
+                for (int32_t k = out->row_ptr[r]; k < out->row_ptr[r + 1] && *s == SPIRA_OK; k++)
+                    *s = spira__mm_check_sum(ctx, name ? name : "(memory)",
+                                             spira__get(out->val, dtype, k), dtype, r + 1,
+                                             out->col_idx[k] + 1);
     if (*s != SPIRA_OK) spira__csr_free(out);
     else if (symmetric) *symmetric = F.h.symmetry == SPIRA__MM_SYMMETRIC;
     spira__free(F.cnt);
     spira__free(bstart);
     spira__free(bdup);
+    spira__free(bkept);
     spira__free(st);
     return 1;
 done: /* declined, or an allocation refused (*s) */
@@ -891,6 +950,7 @@ done: /* declined, or an allocation refused (*s) */
     spira__free(F.cnt);
     spira__free(bstart);
     spira__free(bdup);
+    spira__free(bkept);
     spira__free(st);
     spira__csr_free(out);
     memset(out, 0, sizeof *out);

@@ -1121,6 +1121,16 @@ START_TEST(parallel_like_sequential)
         "%%MatrixMarket matrix coordinate integer symmetric\n3 3 3\n1 1 -00000012\n"
         "3 1 123456789\n2 1 -0\n"
         "% padding: the usual line wants 64 bytes to the end ...................\n",
+        /* repeated entries in several buckets of the fast path (rows 32768 apart): summed
+         * where each bucket is put in order, the buckets moved up over the gaps; a sum
+         * beyond the range reported at its first entry in row order */
+        "%%MatrixMarket matrix coordinate real general\n200000 200000 9\n150000 3 1\n5 5 1\n"
+        "70000 2 0.5\n150000 3 1\n5 5 2\n100000 9 -1\n70000 2 0.25\n199999 9 -1\n5 5 4\n",
+        "%%MatrixMarket matrix coordinate real symmetric\n200000 200000 6\n150000 3 1\n"
+        "150000 3 1\n100000 99999 2\n100000 99999 3\n199999 1 1\n3 3 1\n",
+        "%%MatrixMarket matrix coordinate real general\n200000 200000 8\n150000 3 1e308\n"
+        "5 5 1\n70000 2 0.5\n150000 3 1e308\n5 5 2\n100000 9 -1e308\n70000 2 0.25\n"
+        "100000 9 -1e308\n",
         "%%MatrixMarket matrix coordinate pattern skew-symmetric\n3 3 2\n2 1\n3 02\n"
         "% padding: the usual line wants 64 bytes to the end ...................\n",
         "%%MatrixMarket matrix coordinate real general\n1 1 2\n1 1 3e38\n1 1 3e38\n",
