@@ -341,7 +341,8 @@ HOT uint64_t digits16(const char *q, int n)
             b = _mm_madd_epi16(_mm_unpackhi_epi8(y, zero), w10);
     __m128i c = _mm_madd_epi16(_mm_packs_epi32(a, b), w100);      /* 4 x 0..9999 */
     __m128i d = _mm_madd_epi16(_mm_packs_epi32(c, c), w1e4);      /* 2 x 0..99999999 */
-    uint64_t hi = (uint32_t)_mm_cvtsi128_si32(d), lo = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(d, 4));
+    uint64_t hi = (uint32_t)_mm_cvtsi128_si32(d),
+             lo = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(d, 4));
     return hi * 100000000 + lo;
 }
 
@@ -403,6 +404,30 @@ HOT const char *usual_line(const char *p, uint64_t *i, uint64_t *j, double *x, c
 }
 #endif
 
+/* ---- compiled twice on x86-64 -------------------------------------------------------- */
+
+/* The two passes over the text also come compiled for AVX2 and BMI1/2 (x86-64-v3:
+ * shifts by any register, tzcnt, VEX forms that spare registers for the constants), and
+ * are taken where the processor has them: the same C, the same results, about a tenth
+ * less time for the second pass on a file of 17-digit values. spira__mm_fast_generic
+ * set keeps the generic ones (the tests run both). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
+#define SPIRA__MM_V3 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#endif
+
+int spira__mm_fast_generic = 0;
+
+static int use_v3(void)
+{
+#ifdef SPIRA__MM_V3
+    return !spira__mm_fast_generic && __builtin_cpu_supports("avx2") &&
+           __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+           __builtin_cpu_supports("popcnt");
+#else
+    return 0;
+#endif
+}
+
 /* ---- the passes ------------------------------------------------------------------- */
 
 /* Rows are grouped in buckets of 2^shift consecutive rows (shift <= 15), sized so that a
@@ -463,7 +488,7 @@ HOT uint64_t newlines64(const char *p, const char *end)
  * (their ends as bits of a word), and each is classified as next_entry classifies them
  * for the second pass: an entry (at its first digit, after blanks), a blank or '%'
  * line, or something that makes the fast path decline. */
-static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
+HOT void count_body(const fast_file *F, stretch *st, int64_t *cnt)
 {
     const char *a = st->a, *end = st->b;
     const uint64_t nr = (uint64_t)F->h.nrows, ncl = (uint64_t)F->h.ncols;
@@ -522,6 +547,19 @@ static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
     st->upper = upper;
     st->ok = 1;
 }
+
+static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
+{
+    count_body(F, st, cnt);
+}
+#ifdef SPIRA__MM_V3
+static SPIRA__MM_V3 void count_pass_v3(const fast_file *F, stretch *st, int64_t *cnt)
+{
+    count_body(F, st, cnt);
+}
+#else
+#define count_pass_v3 count_pass
+#endif
 
 /* Second pass over one stretch: every entry to the next place of its bucket (cur: this
  * stretch's cursors). Declines (ok = 0) on anything the general reader would not read
@@ -599,26 +637,38 @@ HOT void fill_body(const fast_file *F, stretch *st, int64_t *cur, spira__csr *ou
     st->ok = r == 0;
 }
 
-#define SPIRA__FILL(dbl, mirror, kind)                                                         \
-    static void fill_##dbl##_##mirror##_##kind(const fast_file *F, stretch *st, int64_t *cur, \
-                                               spira__csr *out)                              \
+#define SPIRA__FILL(isa, attr, dbl, mirror, kind)                                              \
+    static attr void fill##isa##_##dbl##_##mirror##_##kind(const fast_file *F, stretch *st,  \
+                                                           int64_t *cur, spira__csr *out)    \
     {                                                                                        \
         fill_body(F, st, cur, out, dbl, mirror, kind);                                       \
     }
-#define SPIRA__FILL_KINDS(dbl, mirror)                                                         \
-    SPIRA__FILL(dbl, mirror, K_REAL) SPIRA__FILL(dbl, mirror, K_INTEGER)                     \
-    SPIRA__FILL(dbl, mirror, K_PATTERN)
-SPIRA__FILL_KINDS(1, 0) SPIRA__FILL_KINDS(1, 1) SPIRA__FILL_KINDS(1, 2)
-SPIRA__FILL_KINDS(0, 0) SPIRA__FILL_KINDS(0, 1) SPIRA__FILL_KINDS(0, 2)
+#define SPIRA__FILL_KINDS(isa, attr, dbl, mirror)                                              \
+    SPIRA__FILL(isa, attr, dbl, mirror, K_REAL) SPIRA__FILL(isa, attr, dbl, mirror, K_INTEGER) \
+    SPIRA__FILL(isa, attr, dbl, mirror, K_PATTERN)
+#define SPIRA__FILL_ALL(isa, attr)                                                             \
+    SPIRA__FILL_KINDS(isa, attr, 1, 0) SPIRA__FILL_KINDS(isa, attr, 1, 1)                      \
+    SPIRA__FILL_KINDS(isa, attr, 1, 2) SPIRA__FILL_KINDS(isa, attr, 0, 0)                      \
+    SPIRA__FILL_KINDS(isa, attr, 0, 1) SPIRA__FILL_KINDS(isa, attr, 0, 2)
+SPIRA__FILL_ALL(, )
+#ifdef SPIRA__MM_V3
+SPIRA__FILL_ALL(_v3, SPIRA__MM_V3)
+#define SPIRA__V3_NAME _v3
+#else
+#define SPIRA__V3_NAME
+#endif
 
 typedef void (*fill_fn)(const fast_file *, stretch *, int64_t *, spira__csr *);
-#define SPIRA__FILL_ROW(dbl, mirror)                                                           \
-    {fill_##dbl##_##mirror##_K_REAL, fill_##dbl##_##mirror##_K_INTEGER,                      \
-     fill_##dbl##_##mirror##_K_PATTERN}
-/* [float 0, double 1][general, symmetric, skew][real, integer, pattern] */
-static const fill_fn fills[2][3][3] = {
-    {SPIRA__FILL_ROW(0, 0), SPIRA__FILL_ROW(0, 1), SPIRA__FILL_ROW(0, 2)},
-    {SPIRA__FILL_ROW(1, 0), SPIRA__FILL_ROW(1, 1), SPIRA__FILL_ROW(1, 2)}};
+#define SPIRA__FILL_ROW2(isa, dbl, mirror)                                                     \
+    {fill##isa##_##dbl##_##mirror##_K_REAL, fill##isa##_##dbl##_##mirror##_K_INTEGER,        \
+     fill##isa##_##dbl##_##mirror##_K_PATTERN}
+#define SPIRA__FILL_ROW(isa, dbl, mirror) SPIRA__FILL_ROW2(isa, dbl, mirror)
+#define SPIRA__FILL_TABLE(isa)                                                                 \
+    {{SPIRA__FILL_ROW(isa, 0, 0), SPIRA__FILL_ROW(isa, 0, 1), SPIRA__FILL_ROW(isa, 0, 2)},     \
+     {SPIRA__FILL_ROW(isa, 1, 0), SPIRA__FILL_ROW(isa, 1, 1), SPIRA__FILL_ROW(isa, 1, 2)}}
+/* [generic 0, x86-64-v3 1][float 0, double 1][general, symmetric, skew]
+ * [real, integer, pattern] */
+static const fill_fn fills[2][2][3][3] = {SPIRA__FILL_TABLE(), SPIRA__FILL_TABLE(SPIRA__V3_NAME)};
 
 /* Third pass, one bucket: its n entries at [s0, s0 + n) put in row order (stored ones of
  * a row before its mirrored ones, each in the order they came) at [d0, d0 + n) (d0 <= s0:
@@ -798,6 +848,7 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
     }
     while (nc > 1 && (size_t)F.nb * (size_t)nc * sizeof(int64_t) > (size_t)(end - b)) nc--;
     const int nt = nc < max_threads() ? nc : max_threads();
+    const int v3 = use_v3();
     stretch *st = NULL;
     int64_t *bstart = NULL, maxb = 0;
     char *bdup = NULL;        /* bucket u: 1 repeated entries summed, 2 a sum out of range */
@@ -831,7 +882,8 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
     }
     st[nc - 1].b = end;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-    for (int c = 0; c < nc; c++) count_pass(&F, &st[c], F.cnt + (size_t)c * (size_t)F.nb);
+    for (int c = 0; c < nc; c++)
+        (v3 ? count_pass_v3 : count_pass)(&F, &st[c], F.cnt + (size_t)c * (size_t)F.nb);
     int64_t entries = 0, kept = 0, lower = 0, upper = 0;
     int ok = 1;
     for (int c = 0; c < nc; c++) {
@@ -885,7 +937,7 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
     for (int c = 0; c < nc; c++) {
         int64_t *cur = F.cnt + (size_t)c * (size_t)F.nb;
-        fills[dtype == SPIRA_R64][F.mirror][F.h.field == SPIRA__MM_REAL      ? K_REAL
+        fills[v3][dtype == SPIRA_R64][F.mirror][F.h.field == SPIRA__MM_REAL      ? K_REAL
                                             : F.h.field == SPIRA__MM_INTEGER ? K_INTEGER
                                                                              : K_PATTERN](
             &F, &st[c], cur, out);

@@ -467,28 +467,32 @@ START_TEST(numbers_as_strtod)
                                "%d 1 %d\n", n, n);
         for (int k = 0; k < n; k++)
             len += (size_t)snprintf(text + len, cap - len, "%d 1 %s\n", k + 1, tokens[k]);
-        spira__csr A;
-        spira_status s = SPIRA_ERR_IO;
-        int sym;
-        ck_assert_msg(spira__mm_fast_csr(ctx, "num.mtx", text, len, dt, 0, &A, &sym, &s) == 1,
-                      "the fast path declined");
-        ck_assert_msg(s == SPIRA_OK, "%s", spira_last_error(ctx));
-        ck_assert_int_eq(A.nnz, n);
-        for (int k = 0; k < n; k++) {
-            double ref = strtod(tokens[k], NULL);
-            ck_assert_int_eq(A.row_ptr[k], k);
-            if (dt == SPIRA_R64) {
-                double got = ((double *)A.val)[k];
-                ck_assert_msg(memcmp(&got, &ref, sizeof got) == 0,
-                              "fast path, '%s': got %.17g (%a), strtod %.17g (%a)", tokens[k],
-                              got, got, ref, ref);
-            } else {
-                float got = ((float *)A.val)[k], fref = (float)ref;
-                ck_assert_msg(memcmp(&got, &fref, sizeof got) == 0,
-                              "fast path, '%s' as float: %.9g, %.9g", tokens[k], got, fref);
+        for (int g = 0; g < 2; g++) { /* its loops for this processor, then the generic */
+            spira__mm_fast_generic = g;
+            spira__csr A;
+            spira_status s = SPIRA_ERR_IO;
+            int sym;
+            ck_assert_msg(spira__mm_fast_csr(ctx, "num.mtx", text, len, dt, 0, &A, &sym, &s) == 1,
+                          "the fast path declined");
+            ck_assert_msg(s == SPIRA_OK, "%s", spira_last_error(ctx));
+            ck_assert_int_eq(A.nnz, n);
+            for (int k = 0; k < n; k++) {
+                double ref = strtod(tokens[k], NULL);
+                ck_assert_int_eq(A.row_ptr[k], k);
+                if (dt == SPIRA_R64) {
+                    double got = ((double *)A.val)[k];
+                    ck_assert_msg(memcmp(&got, &ref, sizeof got) == 0,
+                                  "fast path, '%s': got %.17g (%a), strtod %.17g (%a)", tokens[k],
+                                  got, got, ref, ref);
+                } else {
+                    float got = ((float *)A.val)[k], fref = (float)ref;
+                    ck_assert_msg(memcmp(&got, &fref, sizeof got) == 0,
+                                  "fast path, '%s' as float: %.9g, %.9g", tokens[k], got, fref);
+                }
             }
+            spira__csr_free(&A);
         }
-        spira__csr_free(&A);
+        spira__mm_fast_generic = 0;
     }
     free(tokens);
     free(text);
@@ -1136,8 +1140,12 @@ START_TEST(parallel_like_sequential)
         "%%MatrixMarket matrix coordinate real general\n1 1 2\n1 1 3e38\n1 1 3e38\n",
         "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n",
     };
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
-        same_for_all_chunks(ctx, texts[i], strlen(texts[i]));
+    for (int g = 0; g < 2; g++) { /* the fast path's loops for this processor, the generic */
+        spira__mm_fast_generic = g;
+        for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+            same_for_all_chunks(ctx, texts[i], strlen(texts[i]));
+    }
+    spira__mm_fast_generic = 0;
     /* random files, large enough that the CSR is built by every thread */
     static const char *const kinds[][2] = {{"real", "general"},     {"real", "symmetric"},
                                            {"real", "skew-symmetric"}, {"pattern", "general"},
@@ -1152,8 +1160,12 @@ START_TEST(parallel_like_sequential)
             same_as_sequential(ctx, exact, len, c % 2 ? SPIRA_R32 : SPIRA_R64, c < 2 ? 0 : 16);
         if (kd) same_for_all_chunks(ctx, exact, len);
         static const int fast_chunks[] = {0, 1, 2, 3, 16};
-        for (int c = 0; c < 5; c++) /* such files are the fast path's to read */
-            fast_takes(ctx, exact, len, c % 2 ? SPIRA_R32 : SPIRA_R64, fast_chunks[c]);
+        for (int c = 0; c < 6; c++) { /* such files are the fast path's to read (the last
+                                       * time by its generic loops) */
+            spira__mm_fast_generic = c == 5;
+            fast_takes(ctx, exact, len, c % 2 ? SPIRA_R32 : SPIRA_R64, fast_chunks[c % 5]);
+        }
+        spira__mm_fast_generic = 0;
         free(exact);
         free(b);
     }
