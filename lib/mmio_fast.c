@@ -368,10 +368,11 @@ HOT const char *usual_line(const char *p, uint64_t *i, uint64_t *j, double *x, c
     v += (c == '-') | (c == '+');
     int ni = ctz64(~(D >> v));
     if (ni == 0 || ni > 8) return NULL;
-    uint64_t m = value8(ld8u(p + v), ni);
+    uint64_t m;
     int e = v + ni;
     if (kind == K_INTEGER) {
         if (p[e] != '\n') return NULL;
+        m = value8(ld8u(p + v), ni);
         *x = (double)(neg ? -(int64_t)m : (int64_t)m);
         return p + e + 1;
     }
@@ -379,13 +380,20 @@ HOT const char *usual_line(const char *p, uint64_t *i, uint64_t *j, double *x, c
     if (p[e] == '.') {
         e++;
         nf = ctz64(~(D >> e));
+        if (nf > 19) return NULL;
+        uint64_t f, h;
+        if (nf <= 16) {
+            m = value8(ld8u(p + v), ni);
+            f = nf <= 8 ? value8(ld8u(p + e), nf) : digits16(p + e + nf - 16, nf);
+        } else { /* the integer part and the fraction's first 1-3 digits together */
+            digits8x2(p + v, ni, p + e, nf - 16, &m, &h);
+            f = h * pow10_19[16] + digits16(p + e + nf - 16, 16);
+        }
         if ((m ? ni : 0) + nf > 19) return NULL;
-        uint64_t f;
-        if (nf <= 8) f = value8(ld8u(p + e), nf);
-        else if (nf <= 16) f = digits16(p + e + nf - 16, nf);
-        else f = value8(ld8u(p + e), nf - 16) * pow10_19[16] + digits16(p + e + nf - 16, 16);
         m = m * pow10_19[nf] + f;
         e += nf;
+    } else {
+        m = value8(ld8u(p + v), ni);
     }
     int64_t e10 = -nf;
     if ((p[e] | 0x20) == 'e') {
