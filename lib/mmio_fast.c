@@ -350,7 +350,9 @@ HOT uint64_t digits16(const char *q, int n)
  * "i j[ v]\n" with single spaces, i and j of at most 8 digits, v (kind) an integer of at
  * most 8 digits or a real [+-]d{1,8}[.d*][(e|E)[+-]d{1,4}] of at most 19 significant
  * digits that Clinger or Eisel-Lemire rounds: *i, *j, *x, and the next line's start.
- * NULL for any other line (read then the long way). All positions stay below 64. */
+ * NULL for any other line (read then the long way). All positions stay below 64; a
+ * fraction of 9 to 15 digits may be loaded from one byte before p, which is in the text
+ * (p is past the size line). */
 HOT const char *usual_line(const char *p, uint64_t *i, uint64_t *j, double *x, const int kind)
 {
     const uint64_t D = digits64(p);
