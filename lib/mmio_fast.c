@@ -498,11 +498,11 @@ HOT uint64_t newlines64(const char *p, const char *end)
  * (their ends as bits of a word), and each is classified as next_entry classifies them
  * for the second pass: an entry (at its first digit, after blanks), a blank or '%'
  * line, or something that makes the fast path decline. */
-HOT void count_body(const fast_file *F, stretch *st, int64_t *cnt)
+HOT void count_body(const fast_file *F, stretch *st, int64_t *cnt, const int mirror)
 {
     const char *a = st->a, *end = st->b;
     const uint64_t nr = (uint64_t)F->h.nrows, ncl = (uint64_t)F->h.ncols;
-    const int sh = F->shift, mirror = F->mirror;
+    const int sh = F->shift;
     int64_t entries = 0, kept = 0, lower = 0, upper = 0;
     st->ok = 0;
     const char *base = a;
@@ -533,7 +533,7 @@ HOT void count_body(const fast_file *F, stretch *st, int64_t *cnt)
                 if (p == end || !is_digit(*p)) return;
                 p = scan_index(p, end, &j);
                 if (!p || j - 1 >= ncl) return;
-                if (i != j || mirror != 2) { /* a skew diagonal must be 0: not kept */
+                if (i != j || F->mirror != 2) { /* a skew diagonal must be 0: not kept */
                     cnt[(i - 1) >> sh]++;
                     kept++;
                     if (i != j) {
@@ -558,14 +558,17 @@ HOT void count_body(const fast_file *F, stretch *st, int64_t *cnt)
     st->ok = 1;
 }
 
+/* One loop for the general files, one for the symmetric and skew ones (mirror: 1). */
 static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
 {
-    count_body(F, st, cnt);
+    if (F->mirror) count_body(F, st, cnt, 1);
+    else count_body(F, st, cnt, 0);
 }
 #ifdef SPIRA__MM_V3
 static SPIRA__MM_V3 void count_pass_v3(const fast_file *F, stretch *st, int64_t *cnt)
 {
-    count_body(F, st, cnt);
+    if (F->mirror) count_body(F, st, cnt, 1);
+    else count_body(F, st, cnt, 0);
 }
 #else
 #define count_pass_v3 count_pass
