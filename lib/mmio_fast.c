@@ -270,7 +270,8 @@ general: {
  * no token is scanned 8 bytes at a time with its end found by a dependent chain of
  * tests; the two indices are converted together, and the 9 to 16 digits of a long
  * fraction at once, by SSE2. Token after token, finding and converting digits took about
- * half of the second pass's instructions on a file of 17-digit values. Any other line
+ * half of the second pass's instructions on a file of 17-digit values (measured in
+ * bench/results/2026-11-26-cpu2-reader). Any other line
  * goes the long way (the scanners above), which gives the same result: only the work
  * differs, never the value. */
 enum { K_REAL, K_INTEGER, K_PATTERN };
@@ -418,9 +419,9 @@ HOT const char *usual_line(const char *p, uint64_t *i, uint64_t *j, double *x, c
 
 /* The two passes over the text also come compiled for AVX2 and BMI1/2 (x86-64-v3:
  * shifts by any register, tzcnt, VEX forms that spare registers for the constants), and
- * are taken where the processor has them: the same C, the same results, about a tenth
- * less time for the second pass on a file of 17-digit values. spira__mm_fast_generic
- * set keeps the generic ones (the tests run both). */
+ * are taken where the processor has them: the same C, the same results, less time for
+ * the second pass (bench/results/2026-11-26-cpu2-reader). spira__mm_fast_generic set
+ * keeps the generic ones (the tests run both). */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
 #define SPIRA__MM_V3 __attribute__((target("avx2,bmi,bmi2,popcnt")))
 #endif
