@@ -92,6 +92,10 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
                        spira_dtype dtype, int nchunks, spira__csr *out, int *symmetric,
                        spira_status *s);
 
+/* Set, the fast path keeps its generic loops where it has loops compiled for the
+ * processor too (lib/mmio_fast.c, x86-64): the tests' way to run both. */
+extern int spira__mm_fast_generic;
+
 /* Text to CSR: the fast path, else the runs. nchunks as for spira__mm_parse_runs;
  * SPIRA__MM_TRIPLETS takes the sequential path (spira__mm_parse_coo, spira__csr_from_coo),
  * the reference the tests compare the others with; nchunks | SPIRA__MM_NO_FAST skips the

@@ -16,8 +16,9 @@
  *     sorts and repeated entries summed as spira__csr_merge_duplicates sums them.
  * The result is the general reader's arrays, bit for bit, without its triplets (12-16
  * bytes an entry allocated, written and read back) and with a third of its parsing
- * work (lib/mm_lex.c's scanners, inlined here for the usual forms; the same Clinger and
- * Eisel-Lemire paths, strtod for the rest: the same doubles).
+ * work (lib/mm_lex.c's scanners, inlined here for the usual forms, and the usual line
+ * "i j v" read at once where SSE2 is there; the same Clinger and Eisel-Lemire paths,
+ * strtod for the rest: the same doubles).
  *
  * It takes only what it recognises: entries of plain digits "i j [v]" (blanks around
  * them, CRLF), blank and '%' lines between them. Anything else (a signed index, a token
@@ -187,6 +188,28 @@ static const uint64_t pow10_19[20] = {UINT64_C(1), UINT64_C(10), UINT64_C(100), 
     UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
     UINT64_C(10000000000000000000)};
 
+/* m * 10^e10 (m < 10^19), negated when neg, correctly rounded into *x: 0 (and 1 for 0)
+ * as is, then Clinger, then Eisel-Lemire; 0 when neither is sure (strtod decides). */
+HOT int exact_double(uint64_t m, int64_t e10, int neg, double *x)
+{
+    if (!m) {
+        *x = neg ? -0.0 : 0.0;
+        return 1;
+    }
+#if FLT_EVAL_METHOD == 0 /* one rounding (not x87 extended precision): as mm_lex.c */
+    if (m <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
+        static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+        double d = (double)m;
+        d = e10 >= 0 ? d * p10[e10] : d / p10[-e10];
+        *x = neg ? -d : d;
+        return 1;
+    }
+#endif
+    return spira__mm_eisel_lemire(m, e10, neg, x);
+}
+
 /* A value token at p (not a blank, not a line end) in the REAL field: *x, and the end;
  * NULL when the token is not a decimal number the reader accepts. The plain forms of at
  * most 19 digits (not counting the zeros before the first nonzero one in the integer
@@ -231,28 +254,189 @@ HOT const char *scan_real(const char *p, const char *end, const char *dp, double
     }
     if (!spira__mm_is_sep(p, end)) return NULL;
     if (!ni && !nf) goto general; /* "." */
-    if (!m) {
-        *x = neg ? -0.0 : 0.0;
-        return p;
-    }
-#if FLT_EVAL_METHOD == 0 /* one rounding (not x87 extended precision): as mm_lex.c */
-    if (m <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
-        static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-        double d = (double)m;
-        d = e10 >= 0 ? d * p10[e10] : d / p10[-e10];
-        *x = neg ? -d : d;
-        return p;
-    }
-#endif
-    if (spira__mm_eisel_lemire(m, e10, neg, x)) return p;
+    if (exact_double(m, e10, neg, x)) return p;
 general: {
     double v; /* not x: its address would keep the caller's value in memory */
     if (spira__mm_scan_double(start, end, dp, &q, &v) != SPIRA__MM_NUM_OK) return NULL;
     *x = v;
     return spira__mm_is_sep(q, end) ? q : NULL;
 }
+}
+
+/* ---- the usual line at once (SSE2) --------------------------------------------------- */
+
+/* Most lines are "i j v\n" with single spaces, under 64 bytes. For those, one look at the
+ * line's 64 bytes gives where every run of digits starts and ends (a bit per digit), so
+ * no token is scanned 8 bytes at a time with its end found by a dependent chain of
+ * tests; the two indices are converted together, and the 9 to 16 digits of a long
+ * fraction at once, by SSE2. Token after token, finding and converting digits took about
+ * half of the second pass's instructions on a file of 17-digit values (measured in
+ * bench/results/2026-11-26-cpu2-reader). Any other line
+ * goes the long way (the scanners above), which gives the same result: only the work
+ * differs, never the value. */
+enum { K_REAL, K_INTEGER, K_PATTERN };
+
+#if defined(__SSE2__)
+#define SPIRA__MM_LINE 1
+
+/* The digits among [p, p + 16), as the bits of a word: c - '0' is at most 9 as a byte. */
+HOT uint64_t digits_of16(const char *p)
+{
+    __m128i y = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8('0'));
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(9)), y));
+}
+
+/* The digits among [p, p + 64), as the bits of a word (bit k: p[k] is '0'..'9'). */
+HOT uint64_t digits64(const char *p)
+{
+    return digits_of16(p) | digits_of16(p + 16) << 16 | digits_of16(p + 32) << 32 |
+           digits_of16(p + 48) << 48;
+}
+
+/* The 8 bytes at p, p + 8 inside the text. */
+HOT uint64_t ld8u(const char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+/* The values of two runs of 1..8 digits, at p (a digits) and q (b digits), 8 bytes from
+ * each inside the text: each run moved to the top of its word (the bytes after it
+ * shifted out, zeros below), then both words converted at once as in digits16. */
+HOT void digits8x2(const char *p, int a, const char *q, int b, uint64_t *x, uint64_t *y)
+{
+    const uint64_t zeros = UINT64_C(0x3030303030303030);
+    const int sa = 4 * (8 - a), sb = 4 * (8 - b); /* two shifts: one of 64 is undefined */
+    uint64_t u = (ld8u(p) - zeros) << sa << sa, v = (ld8u(q) - zeros) << sb << sb;
+    const __m128i zero = _mm_setzero_si128();
+    __m128i t = _mm_set_epi64x((long long)v, (long long)u);
+    const __m128i w10 = _mm_set_epi16(1, 10, 1, 10, 1, 10, 1, 10),
+                  w100 = _mm_set_epi16(1, 100, 1, 100, 1, 100, 1, 100),
+                  w1e4 = _mm_set_epi16(1, 10000, 1, 10000, 1, 10000, 1, 10000);
+    __m128i c = _mm_madd_epi16(_mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(t, zero), w10),
+                                               _mm_madd_epi16(_mm_unpackhi_epi8(t, zero), w10)),
+                               w100);
+    __m128i d = _mm_madd_epi16(_mm_packs_epi32(c, c), w1e4);
+    *x = (uint32_t)_mm_cvtsi128_si32(d);
+    *y = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(d, 4));
+}
+
+/* The value of the n (1..16) digits that end at q + 16; the 16 - n bytes before them,
+ * whatever they hold, count as zeros. Digits as 16-bit lanes, then pairs, fours and
+ * eights summed by pmaddwd (10d + d', 100c + c', 10^4 b + b'), every partial sum fitting
+ * its lane. */
+HOT uint64_t digits16(const char *q, int n)
+{
+    static const unsigned char keep[32] = {0,    0,    0,    0,    0,    0,    0,    0,
+                                           0,    0,    0,    0,    0,    0,    0,    0,
+                                           0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                           0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    const __m128i zero = _mm_setzero_si128();
+    __m128i y = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)q), _mm_set1_epi8('0'));
+    y = _mm_and_si128(y, _mm_loadu_si128((const __m128i *)(const void *)(keep + n)));
+    const __m128i w10 = _mm_set_epi16(1, 10, 1, 10, 1, 10, 1, 10),
+                  w100 = _mm_set_epi16(1, 100, 1, 100, 1, 100, 1, 100),
+                  w1e4 = _mm_set_epi16(1, 10000, 1, 10000, 1, 10000, 1, 10000);
+    __m128i a = _mm_madd_epi16(_mm_unpacklo_epi8(y, zero), w10),  /* 4 x 0..99 */
+            b = _mm_madd_epi16(_mm_unpackhi_epi8(y, zero), w10);
+    __m128i c = _mm_madd_epi16(_mm_packs_epi32(a, b), w100);      /* 4 x 0..9999 */
+    __m128i d = _mm_madd_epi16(_mm_packs_epi32(c, c), w1e4);      /* 2 x 0..99999999 */
+    uint64_t hi = (uint32_t)_mm_cvtsi128_si32(d),
+             lo = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(d, 4));
+    return hi * 100000000 + lo;
+}
+
+/* The line at p, of at least 64 bytes to the end of the stretch, when it is
+ * "i j[ v]\n" with single spaces, i and j of at most 8 digits, v (kind) an integer of at
+ * most 8 digits or a real [+-]d{1,8}[.d*][(e|E)[+-]d{1,4}] of at most 19 significant
+ * digits that Clinger or Eisel-Lemire rounds: *i, *j, *x, and the next line's start.
+ * NULL for any other line (read then the long way). All positions stay below 64; a
+ * fraction of 9 to 15 digits may be loaded from one byte before p, which is in the text
+ * (p is past the size line). */
+HOT const char *usual_line(const char *p, uint64_t *i, uint64_t *j, double *x, const int kind)
+{
+    const uint64_t D = digits64(p);
+    int a = ctz64(~D); /* p[0] is a digit: 1.. */
+    if (a > 8 || p[a] != ' ') return NULL;
+    int b = a + 1, nb = ctz64(~(D >> b));
+    if (nb == 0 || nb > 8) return NULL;
+    digits8x2(p, a, p + b, nb, i, j);
+    int v = b + nb;
+    if (kind == K_PATTERN) return p[v] == '\n' ? p + v + 1 : NULL;
+    if (p[v] != ' ') return NULL;
+    v++;
+    const char c = p[v];
+    const int neg = c == '-';
+    v += (c == '-') | (c == '+');
+    int ni = ctz64(~(D >> v));
+    if (ni == 0 || ni > 8) return NULL;
+    uint64_t m;
+    int e = v + ni;
+    if (kind == K_INTEGER) {
+        if (p[e] != '\n') return NULL;
+        m = value8(ld8u(p + v), ni);
+        *x = (double)(neg ? -(int64_t)m : (int64_t)m);
+        return p + e + 1;
+    }
+    int nf = 0;
+    if (p[e] == '.') {
+        e++;
+        nf = ctz64(~(D >> e));
+        if (nf > 19) return NULL;
+        uint64_t f, h;
+        if (nf <= 16) {
+            m = value8(ld8u(p + v), ni);
+            f = nf <= 8 ? value8(ld8u(p + e), nf) : digits16(p + e + nf - 16, nf);
+        } else { /* the integer part and the fraction's first 1-3 digits together */
+            digits8x2(p + v, ni, p + e, nf - 16, &m, &h);
+            f = h * pow10_19[16] + digits16(p + e + nf - 16, 16);
+        }
+        if ((m ? ni : 0) + nf > 19) return NULL;
+        m = m * pow10_19[nf] + f;
+        e += nf;
+    } else {
+        m = value8(ld8u(p + v), ni);
+    }
+    int64_t e10 = -nf;
+    if ((p[e] | 0x20) == 'e') {
+        e++;
+        const char s = p[e];
+        const int eneg = s == '-';
+        e += (s == '-') | (s == '+');
+        int ne = ctz64(~(D >> e));
+        if (ne == 0 || ne > 4) return NULL;
+        int64_t ex = (int64_t)value8(ld8u(p + e), ne);
+        e10 += eneg ? -ex : ex;
+        e += ne;
+    }
+    if (p[e] != '\n' || !exact_double(m, e10, neg, x)) return NULL;
+    return p + e + 1;
+}
+#endif
+
+/* ---- compiled twice on x86-64 -------------------------------------------------------- */
+
+/* The two passes over the text also come compiled for AVX2 and BMI1/2 (x86-64-v3:
+ * shifts by any register, tzcnt, VEX forms that spare registers for the constants), and
+ * are taken where the processor has them: the same C, the same results, less time for
+ * the second pass (bench/results/2026-11-26-cpu2-reader). spira__mm_fast_generic set
+ * keeps the generic ones (the tests run both). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
+#define SPIRA__MM_V3 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#endif
+
+int spira__mm_fast_generic = 0;
+
+static int use_v3(void)
+{
+#ifdef SPIRA__MM_V3
+    return !spira__mm_fast_generic && __builtin_cpu_supports("avx2") &&
+           __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+           __builtin_cpu_supports("popcnt");
+#else
+    return 0;
+#endif
 }
 
 /* ---- the passes ------------------------------------------------------------------- */
@@ -315,11 +499,11 @@ HOT uint64_t newlines64(const char *p, const char *end)
  * (their ends as bits of a word), and each is classified as next_entry classifies them
  * for the second pass: an entry (at its first digit, after blanks), a blank or '%'
  * line, or something that makes the fast path decline. */
-static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
+HOT void count_body(const fast_file *F, stretch *st, int64_t *cnt, const int mirror)
 {
     const char *a = st->a, *end = st->b;
     const uint64_t nr = (uint64_t)F->h.nrows, ncl = (uint64_t)F->h.ncols;
-    const int sh = F->shift, mirror = F->mirror;
+    const int sh = F->shift;
     int64_t entries = 0, kept = 0, lower = 0, upper = 0;
     st->ok = 0;
     const char *base = a;
@@ -335,7 +519,14 @@ static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
                 if (!is_digit(*p)) return;
             }
             uint64_t i, j;
-            p = scan_index(p, end, &i);
+#ifdef SPIRA__MM_LINE
+            int n;
+            if (end - p >= 16 && (n = ctz64(~digits_of16(p))) <= 8) { /* the usual row */
+                i = value8(ld8u(p), n);
+                p += n;
+            } else
+#endif
+                p = scan_index(p, end, &i);
             if (!p || i - 1 >= nr || p == end || !spira__mm_is_blank(*p)) return;
             entries++;
             if (mirror) {
@@ -343,7 +534,7 @@ static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
                 if (p == end || !is_digit(*p)) return;
                 p = scan_index(p, end, &j);
                 if (!p || j - 1 >= ncl) return;
-                if (i != j || mirror != 2) { /* a skew diagonal must be 0: not kept */
+                if (i != j || F->mirror != 2) { /* a skew diagonal must be 0: not kept */
                     cnt[(i - 1) >> sh]++;
                     kept++;
                     if (i != j) {
@@ -368,11 +559,26 @@ static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
     st->ok = 1;
 }
 
+/* One loop for the general files, one for the symmetric and skew ones (mirror: 1). */
+static void count_pass(const fast_file *F, stretch *st, int64_t *cnt)
+{
+    if (F->mirror) count_body(F, st, cnt, 1);
+    else count_body(F, st, cnt, 0);
+}
+#ifdef SPIRA__MM_V3
+static SPIRA__MM_V3 void count_pass_v3(const fast_file *F, stretch *st, int64_t *cnt)
+{
+    if (F->mirror) count_body(F, st, cnt, 1);
+    else count_body(F, st, cnt, 0);
+}
+#else
+#define count_pass_v3 count_pass
+#endif
+
 /* Second pass over one stretch: every entry to the next place of its bucket (cur: this
  * stretch's cursors). Declines (ok = 0) on anything the general reader would not read
  * exactly so. Written once, inlined into one loop per value type (dbl), symmetry
  * (mirror) and field (kind), whose constants leave it few branches and registers. */
-enum { K_REAL, K_INTEGER, K_PATTERN };
 
 HOT void fill_body(const fast_file *F, stretch *st, int64_t *cur, spira__csr *out,
                    const int dbl, const int mirror, const int kind)
@@ -391,6 +597,14 @@ HOT void fill_body(const fast_file *F, stretch *st, int64_t *cur, spira__csr *ou
     while ((r = next_entry(&p, end)) == 1) {
         uint64_t i, j;
         double x = 1;
+#ifdef SPIRA__MM_LINE
+        const char *q;
+        if (end - p >= 64 && (q = usual_line(p, &i, &j, &x, kind))) {
+            if (i - 1 >= nr || j - 1 >= ncl) return;
+            p = q;
+            goto store;
+        }
+#endif
         p = scan_index(p, end, &i);
         if (!p || i - 1 >= nr || !(p = next_token(p, end)) || !is_digit(*p)) return;
         p = scan_index(p, end, &j);
@@ -409,9 +623,12 @@ HOT void fill_body(const fast_file *F, stretch *st, int64_t *cur, spira__csr *ou
                 p = scan_real(p, end, dp, &x);
                 if (!p) return;
             }
-            if (!dbl && isinf((float)x)) return;
         }
         if (!(p = end_of_line(p, end))) return;
+#ifdef SPIRA__MM_LINE
+    store:
+#endif
+        if (!dbl && kind != K_PATTERN && isinf((float)x)) return;
         i--;
         j--;
         if (mirror == 2 && i == j) {
@@ -434,35 +651,49 @@ HOT void fill_body(const fast_file *F, stretch *st, int64_t *cur, spira__csr *ou
     st->ok = r == 0;
 }
 
-#define SPIRA__FILL(dbl, mirror, kind)                                                         \
-    static void fill_##dbl##_##mirror##_##kind(const fast_file *F, stretch *st, int64_t *cur, \
-                                               spira__csr *out)                              \
+#define SPIRA__FILL(isa, attr, dbl, mirror, kind)                                              \
+    static attr void fill##isa##_##dbl##_##mirror##_##kind(const fast_file *F, stretch *st,  \
+                                                           int64_t *cur, spira__csr *out)    \
     {                                                                                        \
         fill_body(F, st, cur, out, dbl, mirror, kind);                                       \
     }
-#define SPIRA__FILL_KINDS(dbl, mirror)                                                         \
-    SPIRA__FILL(dbl, mirror, K_REAL) SPIRA__FILL(dbl, mirror, K_INTEGER)                     \
-    SPIRA__FILL(dbl, mirror, K_PATTERN)
-SPIRA__FILL_KINDS(1, 0) SPIRA__FILL_KINDS(1, 1) SPIRA__FILL_KINDS(1, 2)
-SPIRA__FILL_KINDS(0, 0) SPIRA__FILL_KINDS(0, 1) SPIRA__FILL_KINDS(0, 2)
+#define SPIRA__FILL_KINDS(isa, attr, dbl, mirror)                                              \
+    SPIRA__FILL(isa, attr, dbl, mirror, K_REAL) SPIRA__FILL(isa, attr, dbl, mirror, K_INTEGER) \
+    SPIRA__FILL(isa, attr, dbl, mirror, K_PATTERN)
+#define SPIRA__FILL_ALL(isa, attr)                                                             \
+    SPIRA__FILL_KINDS(isa, attr, 1, 0) SPIRA__FILL_KINDS(isa, attr, 1, 1)                      \
+    SPIRA__FILL_KINDS(isa, attr, 1, 2) SPIRA__FILL_KINDS(isa, attr, 0, 0)                      \
+    SPIRA__FILL_KINDS(isa, attr, 0, 1) SPIRA__FILL_KINDS(isa, attr, 0, 2)
+SPIRA__FILL_ALL(, )
+#ifdef SPIRA__MM_V3
+SPIRA__FILL_ALL(_v3, SPIRA__MM_V3)
+#define SPIRA__V3_NAME _v3
+#else
+#define SPIRA__V3_NAME
+#endif
 
 typedef void (*fill_fn)(const fast_file *, stretch *, int64_t *, spira__csr *);
-#define SPIRA__FILL_ROW(dbl, mirror)                                                           \
-    {fill_##dbl##_##mirror##_K_REAL, fill_##dbl##_##mirror##_K_INTEGER,                      \
-     fill_##dbl##_##mirror##_K_PATTERN}
-/* [float 0, double 1][general, symmetric, skew][real, integer, pattern] */
-static const fill_fn fills[2][3][3] = {
-    {SPIRA__FILL_ROW(0, 0), SPIRA__FILL_ROW(0, 1), SPIRA__FILL_ROW(0, 2)},
-    {SPIRA__FILL_ROW(1, 0), SPIRA__FILL_ROW(1, 1), SPIRA__FILL_ROW(1, 2)}};
+#define SPIRA__FILL_ROW2(isa, dbl, mirror)                                                     \
+    {fill##isa##_##dbl##_##mirror##_K_REAL, fill##isa##_##dbl##_##mirror##_K_INTEGER,        \
+     fill##isa##_##dbl##_##mirror##_K_PATTERN}
+#define SPIRA__FILL_ROW(isa, dbl, mirror) SPIRA__FILL_ROW2(isa, dbl, mirror)
+#define SPIRA__FILL_TABLE(isa)                                                                 \
+    {{SPIRA__FILL_ROW(isa, 0, 0), SPIRA__FILL_ROW(isa, 0, 1), SPIRA__FILL_ROW(isa, 0, 2)},     \
+     {SPIRA__FILL_ROW(isa, 1, 0), SPIRA__FILL_ROW(isa, 1, 1), SPIRA__FILL_ROW(isa, 1, 2)}}
+/* [generic 0, x86-64-v3 1][float 0, double 1][general, symmetric, skew]
+ * [real, integer, pattern] */
+static const fill_fn fills[2][2][3][3] = {SPIRA__FILL_TABLE(), SPIRA__FILL_TABLE(SPIRA__V3_NAME)};
 
 /* Third pass, one bucket: its n entries at [s0, s0 + n) put in row order (stored ones of
- * a row before its mirrored ones, each in the order they came), rows [r0, r1)'s
- * pointers set, then each row put in column order as spira__csr_sort_row does (a stable
- * sort: repeated columns keep their order, for the sum). sc: 2 (r1 - r0) counters;
- * scol, sval: room for n entries (and for n spira__col_pos keys and values of a sort).
- * Returns 1 when a row holds a repeated column. */
+ * a row before its mirrored ones, each in the order they came) at [d0, d0 + n) (d0 <= s0:
+ * below, when the buckets before it lost repeated entries), rows [r0, r1)'s pointers
+ * set, then each row put in column order as spira__csr_sort_row does (a stable sort:
+ * repeated columns keep their order, for the sum). sc: 2 (r1 - r0) counters; scol, sval:
+ * room for n entries (and for n spira__col_pos keys and values of a sort). Returns 1
+ * when a row holds a repeated column. */
 static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t r1,
-                        int64_t s0, int64_t n, int32_t *sc, int32_t *scol, char *sval)
+                        int64_t s0, int64_t d0, int64_t n, int32_t *sc, int32_t *scol,
+                        char *sval)
 {
     const size_t es = spira_dtype_size(out->dtype);
     const uint16_t *lrow = F->lrow + s0;
@@ -474,7 +705,7 @@ static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t
         in_order &= key >= last;
         last = key;
     }
-    int32_t at = (int32_t)s0;
+    int32_t at = (int32_t)d0;
     for (int64_t r = r0; r < r1; r++) {
         int32_t *c = &sc[(r - r0) * 2], ns = c[0], nm = c[1];
         out->row_ptr[r] = at;
@@ -483,6 +714,11 @@ static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t
         at += ns + nm;
     }
     int32_t *col = out->col_idx;
+    if (in_order && d0 != s0) {
+        memmove(col + d0, col + s0, (size_t)n * sizeof *col);
+        memmove((char *)out->val + (size_t)d0 * es, (char *)out->val + (size_t)s0 * es,
+                (size_t)n * es);
+    }
     if (!in_order) { /* through the scratch to the rows' places (lrow is not overwritten) */
         memcpy(scol, out->col_idx + s0, (size_t)n * sizeof *scol);
         memcpy(sval, (char *)out->val + (size_t)s0 * es, (size_t)n * es);
@@ -506,7 +742,7 @@ static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t
     }
     int dup = 0;
     for (int64_t r = r0; r < r1; r++) {
-        int32_t b = out->row_ptr[r], e = r + 1 < r1 ? out->row_ptr[r + 1] : (int32_t)(s0 + n);
+        int32_t b = out->row_ptr[r], e = r + 1 < r1 ? out->row_ptr[r + 1] : (int32_t)(d0 + n);
         int32_t k = b + 1;
         while (k < e && col[k] > col[k - 1]) k++;
         if (k == e) continue;
@@ -517,38 +753,60 @@ static int order_bucket(const fast_file *F, spira__csr *out, int64_t r0, int64_t
     return dup;
 }
 
-/* Repeated entries summed as spira__csr_merge_duplicates sums them (in double, then
- * stored in T), the rows before r0 having none; each sum checked (a single value was
- * checked as it was read: only a sum can leave the range). */
-#define SPIRA__MERGE(T)                                                                    \
-    static spira_status merge_rows_##T(spira_context ctx, const char *name, spira__csr *A,   \
-                                       int64_t r0)                                        \
-    {                                                                                     \
-        int32_t *col = A->col_idx, w = A->row_ptr[r0], start = w;                         \
-        T *val = (T *)A->val;                                                             \
-        for (int64_t i = r0; i < A->nrows; i++) {                                         \
-            int32_t end = A->row_ptr[i + 1], row_first = w, merged = 0;                   \
-            for (int32_t k = start; k < end; k++) {                                       \
-                if (w > row_first && col[w - 1] == col[k]) {                              \
-                    val[w - 1] = (T)((double)val[w - 1] + (double)val[k]);                \
-                    merged = 1;                                                           \
-                } else {                                                                  \
-                    col[w] = col[k];                                                      \
-                    val[w] = val[k];                                                      \
-                    w++;                                                                  \
-                }                                                                         \
-            }                                                                             \
-            for (int32_t k = row_first; merged && k < w; k++)                             \
-                SPIRA__TRY(spira__mm_check_sum(ctx, name, (double)val[k], A->dtype, i + 1,  \
-                                               col[k] + 1));                              \
-            start = end;                                                                  \
-            A->row_ptr[i + 1] = w;                                                        \
-        }                                                                                 \
-        A->nnz = w; /* the arrays keep their original size; the tail is unused */         \
-        return SPIRA_OK;                                                                  \
+/* Repeated entries of rows [r0, r1) (their entries at [d0, d0 + n), in column order)
+ * summed as spira__csr_merge_duplicates sums them (in double, then stored in T), the
+ * rows moved up over the gaps and their pointers set; the entries kept. *bad: a sum left
+ * the range (a single value was checked as it was read: only a sum can; the driver words
+ * the message, in row order, as spira__mm_check_sum does). In the cache: the bucket was
+ * just put in order. */
+#define SPIRA__MERGE(T)                                                                     \
+    static int64_t merge_bucket_##T(spira__csr *A, int64_t r0, int64_t r1, int64_t d0,      \
+                                    int64_t n, int *bad)                                   \
+    {                                                                                      \
+        int32_t *col = A->col_idx, w = (int32_t)d0, start = w;                             \
+        T *val = (T *)A->val;                                                              \
+        for (int64_t i = r0; i < r1; i++) {                                                \
+            int32_t end = i + 1 < r1 ? A->row_ptr[i + 1] : (int32_t)(d0 + n), row_first = w; \
+            int merged = 0;                                                                \
+            A->row_ptr[i] = w;                                                             \
+            for (int32_t k = start; k < end; k++) {                                        \
+                if (w > row_first && col[w - 1] == col[k]) {                               \
+                    val[w - 1] = (T)((double)val[w - 1] + (double)val[k]);                 \
+                    merged = 1;                                                            \
+                } else {                                                                   \
+                    col[w] = col[k];                                                       \
+                    val[w] = val[k];                                                       \
+                    w++;                                                                   \
+                }                                                                          \
+            }                                                                              \
+            for (int32_t k = row_first; merged && k < w; k++)                              \
+                if (!isfinite(val[k])) *bad = 1;                                           \
+            start = end;                                                                   \
+        }                                                                                  \
+        return w - d0;                                                                     \
     }
 SPIRA__MERGE(double)
 SPIRA__MERGE(float)
+
+/* Bucket u of F put in order at d0 (order_bucket), its repeated entries summed; the
+ * entries kept, flags[u]: 1 some were summed, 2 a sum left the range. */
+static int64_t finish_bucket(const fast_file *F, spira__csr *out, int64_t u, const int64_t *bstart,
+                             int64_t d0, char *w, size_t sc_bytes, int64_t maxb, char *flags)
+{
+    const int64_t nrows = F->h.nrows, s0 = bstart[u], n = bstart[u + 1] - s0;
+    int64_t r0 = u << F->shift, r1 = r0 + ((int64_t)1 << F->shift);
+    if (r1 > nrows) r1 = nrows;
+    /* the scratch: counters, then columns (or sort keys), then values (aligned: 8 divides
+     * sc_bytes) */
+    int32_t *sc = (int32_t *)(void *)w, *scol = (int32_t *)(void *)(w + sc_bytes);
+    char *sval = w + sc_bytes + (size_t)maxb * sizeof(int64_t);
+    if (!order_bucket(F, out, r0, r1, s0, d0, n, sc, scol, sval)) return n;
+    int bad = 0;
+    int64_t kept = out->dtype == SPIRA_R64 ? merge_bucket_double(out, r0, r1, d0, n, &bad)
+                                           : merge_bucket_float(out, r0, r1, d0, n, &bad);
+    flags[u] = (char)(1 + bad);
+    return kept;
+}
 
 /* ---- the driver ---------------------------------------------------------------------- */
 
@@ -604,9 +862,11 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
     }
     while (nc > 1 && (size_t)F.nb * (size_t)nc * sizeof(int64_t) > (size_t)(end - b)) nc--;
     const int nt = nc < max_threads() ? nc : max_threads();
+    const int v3 = use_v3();
     stretch *st = NULL;
     int64_t *bstart = NULL, maxb = 0;
-    char *bdup = NULL;        /* bucket u has a row with a repeated column */
+    char *bdup = NULL;        /* bucket u: 1 repeated entries summed, 2 a sum out of range */
+    int64_t *bkept = NULL;    /* bucket u: its entries once summed (threads) */
     void **scratch = NULL;
     *s = spira__alloc(ctx, (void **)&st, (size_t)nc, sizeof *st, "reader stretches");
     if (*s == SPIRA_OK)
@@ -616,6 +876,8 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
         *s = spira__alloc(ctx, (void **)&bstart, (size_t)F.nb + 1, sizeof(int64_t),
                           "bucket starts");
     if (*s == SPIRA_OK) *s = spira__alloc(ctx, (void **)&bdup, (size_t)F.nb, 1, "bucket flags");
+    if (*s == SPIRA_OK)
+        *s = spira__alloc(ctx, (void **)&bkept, (size_t)F.nb, sizeof(int64_t), "bucket counts");
     if (*s != SPIRA_OK) goto done;
     memset(st, 0, (size_t)nc * sizeof *st); /* a declining stretch leaves its counts 0 */
     memset(F.cnt, 0, ((size_t)nc * (size_t)F.nb + 1) * sizeof(int64_t));
@@ -634,7 +896,8 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
     }
     st[nc - 1].b = end;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-    for (int c = 0; c < nc; c++) count_pass(&F, &st[c], F.cnt + (size_t)c * (size_t)F.nb);
+    for (int c = 0; c < nc; c++)
+        (v3 ? count_pass_v3 : count_pass)(&F, &st[c], F.cnt + (size_t)c * (size_t)F.nb);
     int64_t entries = 0, kept = 0, lower = 0, upper = 0;
     int ok = 1;
     for (int c = 0; c < nc; c++) {
@@ -688,7 +951,7 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
     for (int c = 0; c < nc; c++) {
         int64_t *cur = F.cnt + (size_t)c * (size_t)F.nb;
-        fills[dtype == SPIRA_R64][F.mirror][F.h.field == SPIRA__MM_REAL      ? K_REAL
+        fills[v3][dtype == SPIRA_R64][F.mirror][F.h.field == SPIRA__MM_REAL      ? K_REAL
                                             : F.h.field == SPIRA__MM_INTEGER ? K_INTEGER
                                                                              : K_PATTERN](
             &F, &st[c], cur, out);
@@ -696,34 +959,54 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
     for (int c = 0; c < nc; c++) ok &= st[c].ok;
     if (!ok) goto done;
     out->row_ptr[nrows] = (int32_t)nnz;
-#pragma omp parallel for schedule(dynamic, 8) num_threads(nt) if (nt > 1)
-    for (int64_t u = 0; u < F.nb; u++) {
-        char *w = scratch[thread_num()];
-        int64_t r0 = u << F.shift, r1 = r0 + ((int64_t)1 << F.shift), n = bstart[u + 1] - bstart[u];
-        if (r1 > nrows) r1 = nrows;
-        /* the scratch: counters, then columns (or sort keys), then values (aligned: 8
-         * divides sc_bytes) */
-        int32_t *sc = (int32_t *)w, *scol = (int32_t *)(w + sc_bytes);
-        char *sval = w + sc_bytes + (size_t)maxb * sizeof(int64_t);
-        if (r0 < r1 && order_bucket(&F, out, r0, r1, bstart[u], n, sc, scol, sval))
-            bdup[u] = 1;
+    /* One thread puts the buckets in order one after another, each at its final place
+     * (below its stretch by the entries the ones before it summed away); threads put
+     * them in order side by side, and the buckets are moved up afterwards. */
+    int64_t gone = 0;
+    if (nt == 1) {
+        for (int64_t u = 0; u < F.nb; u++) {
+            int64_t n = bstart[u + 1] - bstart[u];
+            gone += n - finish_bucket(&F, out, u, bstart, bstart[u] - gone, scratch[0], sc_bytes,
+                                      maxb, bdup);
+        }
+    } else {
+#pragma omp parallel for schedule(dynamic, 8) num_threads(nt)
+        for (int64_t u = 0; u < F.nb; u++)
+            bkept[u] = finish_bucket(&F, out, u, bstart, bstart[u], scratch[thread_num()],
+                                     sc_bytes, maxb, bdup);
+        for (int64_t u = 0; u < F.nb; u++) {
+            int64_t s0 = bstart[u], r0 = u << F.shift, r1 = r0 + ((int64_t)1 << F.shift);
+            if (r1 > nrows) r1 = nrows;
+            if (gone) {
+                memmove(out->col_idx + s0 - gone, out->col_idx + s0,
+                        (size_t)bkept[u] * sizeof(int32_t));
+                memmove((char *)out->val + (size_t)(s0 - gone) * es,
+                        (char *)out->val + (size_t)s0 * es, (size_t)bkept[u] * es);
+                for (int64_t r = r0; r < r1; r++) out->row_ptr[r] -= (int32_t)gone;
+            }
+            gone += bstart[u + 1] - s0 - bkept[u];
+        }
     }
+    out->nnz = (int32_t)(nnz - gone); /* the arrays keep their original size; the tail is unused */
+    out->row_ptr[nrows] = out->nnz;
     for (int t = 0; t < nt; t++) spira__free(scratch[t]);
     spira__free(scratch);
     scratch = NULL;
     spira__free(F.lrow);
     F.lrow = NULL;
-    for (int64_t u = 0; u < F.nb; u++)
-        if (bdup[u]) { /* rare: the first row of bucket u onward */
-            *s = (dtype == SPIRA_R64 ? merge_rows_double : merge_rows_float)(
-                ctx, name ? name : "(memory)", out, u << F.shift);
-            break;
-        }
+    for (int64_t u = 0; u < F.nb && *s == SPIRA_OK; u++)
+        if (bdup[u] == 2) /* rare: the first sum beyond the range, in row order, worded */
+            for (int64_t r = u << F.shift; r < nrows && *s == SPIRA_OK; r++)
+                for (int32_t k = out->row_ptr[r]; k < out->row_ptr[r + 1] && *s == SPIRA_OK; k++)
+                    *s = spira__mm_check_sum(ctx, name ? name : "(memory)",
+                                             spira__get(out->val, dtype, k), dtype, r + 1,
+                                             out->col_idx[k] + 1);
     if (*s != SPIRA_OK) spira__csr_free(out);
     else if (symmetric) *symmetric = F.h.symmetry == SPIRA__MM_SYMMETRIC;
     spira__free(F.cnt);
     spira__free(bstart);
     spira__free(bdup);
+    spira__free(bkept);
     spira__free(st);
     return 1;
 done: /* declined, or an allocation refused (*s) */
@@ -733,6 +1016,7 @@ done: /* declined, or an allocation refused (*s) */
     spira__free(F.cnt);
     spira__free(bstart);
     spira__free(bdup);
+    spira__free(bkept);
     spira__free(st);
     spira__csr_free(out);
     memset(out, 0, sizeof *out);

@@ -393,7 +393,23 @@ START_TEST(numbers_as_strtod)
                                   "9999999999999999999", "99999999999999999999", "1e+0",
                                   "0000000000000000000000000123.456000000000000000000000",
                                   "0.000000000000000000000000000000001234567890123456789",
-                                  "7.038531e-26", "1.7976931348623158e308", "5e-324"};
+                                  "7.038531e-26", "1.7976931348623158e308", "5e-324",
+                                  /* the usual line at once (lib/mmio_fast.c): integer and
+                                   * fraction lengths around its limits, exponents of 1 to 5
+                                   * digits, signs, hard roundings */
+                                  "12345678.5", "123456789.5", "0.1234567890123456789",
+                                  "0.12345678901234567891", "1.234567890123456789",
+                                  "12.34567890123456789", "1.2345678901234567890",
+                                  "12345678.12345678901", "+1.5E+3", "-1.5e-003", "1.e5",
+                                  "00000001.5", "-0.0e0", "-0.", "9007199254740993e-0",
+                                  "9007199254740993.0", "1e0308", "1e00308", "1e-0324",
+                                  "2.2250738585072011e-0308", "-9.9999999999999999e22",
+                                  "0.000000000000000000009007199254740993",
+                                  "4503599627370497.5", "0.1e-7", "7e+0009",
+                                  "0.0000000000000000", "1234567.890123456789012",
+                                  "-0.051482026472754239", "9.8813129168249309e-324",
+                                  "00000000.12345678901234567", "0.0000000000000000012",
+                                  "-00.000000000000000001e-5", "98765432.1234567890123"};
     const int nfixed = (int)(sizeof fixed / sizeof fixed[0]), n = 60000;
     size_t cap = (size_t)n * 48 + 4096, len = 0;
     char *text = malloc(cap);
@@ -453,28 +469,32 @@ START_TEST(numbers_as_strtod)
                                "%d 1 %d\n", n, n);
         for (int k = 0; k < n; k++)
             len += (size_t)snprintf(text + len, cap - len, "%d 1 %s\n", k + 1, tokens[k]);
-        spira__csr A;
-        spira_status s = SPIRA_ERR_IO;
-        int sym;
-        ck_assert_msg(spira__mm_fast_csr(ctx, "num.mtx", text, len, dt, 0, &A, &sym, &s) == 1,
-                      "the fast path declined");
-        ck_assert_msg(s == SPIRA_OK, "%s", spira_last_error(ctx));
-        ck_assert_int_eq(A.nnz, n);
-        for (int k = 0; k < n; k++) {
-            double ref = strtod(tokens[k], NULL);
-            ck_assert_int_eq(A.row_ptr[k], k);
-            if (dt == SPIRA_R64) {
-                double got = ((double *)A.val)[k];
-                ck_assert_msg(memcmp(&got, &ref, sizeof got) == 0,
-                              "fast path, '%s': got %.17g (%a), strtod %.17g (%a)", tokens[k],
-                              got, got, ref, ref);
-            } else {
-                float got = ((float *)A.val)[k], fref = (float)ref;
-                ck_assert_msg(memcmp(&got, &fref, sizeof got) == 0,
-                              "fast path, '%s' as float: %.9g, %.9g", tokens[k], got, fref);
+        for (int g = 0; g < 2; g++) { /* its loops for this processor, then the generic */
+            spira__mm_fast_generic = g;
+            spira__csr A;
+            spira_status s = SPIRA_ERR_IO;
+            int sym;
+            ck_assert_msg(spira__mm_fast_csr(ctx, "num.mtx", text, len, dt, 0, &A, &sym, &s) == 1,
+                          "the fast path declined");
+            ck_assert_msg(s == SPIRA_OK, "%s", spira_last_error(ctx));
+            ck_assert_int_eq(A.nnz, n);
+            for (int k = 0; k < n; k++) {
+                double ref = strtod(tokens[k], NULL);
+                ck_assert_int_eq(A.row_ptr[k], k);
+                if (dt == SPIRA_R64) {
+                    double got = ((double *)A.val)[k];
+                    ck_assert_msg(memcmp(&got, &ref, sizeof got) == 0,
+                                  "fast path, '%s': got %.17g (%a), strtod %.17g (%a)", tokens[k],
+                                  got, got, ref, ref);
+                } else {
+                    float got = ((float *)A.val)[k], fref = (float)ref;
+                    ck_assert_msg(memcmp(&got, &fref, sizeof got) == 0,
+                                  "fast path, '%s' as float: %.9g, %.9g", tokens[k], got, fref);
+                }
             }
+            spira__csr_free(&A);
         }
-        spira__csr_free(&A);
+        spira__mm_fast_generic = 0;
     }
     free(tokens);
     free(text);
@@ -1098,11 +1118,36 @@ START_TEST(parallel_like_sequential)
         "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 1\n1 2 1\n",
         "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1\n",
         "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1e39\n2 2 1\n",
+        /* lines the usual-line reading takes and leaves (leading zeros, an index of 9
+         * digits, two blanks, a tab, exponents), 64 bytes before the end for each */
+        "%%MatrixMarket matrix coordinate real general\n3 3 7\n00000001 00000002 1.5\n"
+        "000000003 3 -2.25e-3\n2 02 0.12345678901234567\n3 1 1E+2\n1  1 -0.5\n"
+        "2\t3 +7.\n3 3 99999999.99999999999\n"
+        "% padding: the usual line wants 64 bytes to the end ...................\n",
+        "%%MatrixMarket matrix coordinate integer symmetric\n3 3 3\n1 1 -00000012\n"
+        "3 1 123456789\n2 1 -0\n"
+        "% padding: the usual line wants 64 bytes to the end ...................\n",
+        /* repeated entries in several buckets of the fast path (rows 32768 apart): summed
+         * where each bucket is put in order, the buckets moved up over the gaps; a sum
+         * beyond the range reported at its first entry in row order */
+        "%%MatrixMarket matrix coordinate real general\n200000 200000 9\n150000 3 1\n5 5 1\n"
+        "70000 2 0.5\n150000 3 1\n5 5 2\n100000 9 -1\n70000 2 0.25\n199999 9 -1\n5 5 4\n",
+        "%%MatrixMarket matrix coordinate real symmetric\n200000 200000 6\n150000 3 1\n"
+        "150000 3 1\n100000 99999 2\n100000 99999 3\n199999 1 1\n3 3 1\n",
+        "%%MatrixMarket matrix coordinate real general\n200000 200000 8\n150000 3 1e308\n"
+        "5 5 1\n70000 2 0.5\n150000 3 1e308\n5 5 2\n100000 9 -1e308\n70000 2 0.25\n"
+        "100000 9 -1e308\n",
+        "%%MatrixMarket matrix coordinate pattern skew-symmetric\n3 3 2\n2 1\n3 02\n"
+        "% padding: the usual line wants 64 bytes to the end ...................\n",
         "%%MatrixMarket matrix coordinate real general\n1 1 2\n1 1 3e38\n1 1 3e38\n",
         "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n",
     };
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
-        same_for_all_chunks(ctx, texts[i], strlen(texts[i]));
+    for (int g = 0; g < 2; g++) { /* the fast path's loops for this processor, the generic */
+        spira__mm_fast_generic = g;
+        for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+            same_for_all_chunks(ctx, texts[i], strlen(texts[i]));
+    }
+    spira__mm_fast_generic = 0;
     /* random files, large enough that the CSR is built by every thread */
     static const char *const kinds[][2] = {{"real", "general"},     {"real", "symmetric"},
                                            {"real", "skew-symmetric"}, {"pattern", "general"},
@@ -1117,8 +1162,12 @@ START_TEST(parallel_like_sequential)
             same_as_sequential(ctx, exact, len, c % 2 ? SPIRA_R32 : SPIRA_R64, c < 2 ? 0 : 16);
         if (kd) same_for_all_chunks(ctx, exact, len);
         static const int fast_chunks[] = {0, 1, 2, 3, 16};
-        for (int c = 0; c < 5; c++) /* such files are the fast path's to read */
-            fast_takes(ctx, exact, len, c % 2 ? SPIRA_R32 : SPIRA_R64, fast_chunks[c]);
+        for (int c = 0; c < 6; c++) { /* such files are the fast path's to read (the last
+                                       * time by its generic loops) */
+            spira__mm_fast_generic = c == 5;
+            fast_takes(ctx, exact, len, c % 2 ? SPIRA_R32 : SPIRA_R64, fast_chunks[c % 5]);
+        }
+        spira__mm_fast_generic = 0;
         free(exact);
         free(b);
     }
