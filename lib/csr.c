@@ -11,9 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 spira_status spira__check_dims(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz)
 {
@@ -316,58 +313,18 @@ spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira_
     return SPIRA_OK;
 }
 
-/* The first row of thread t's share of nt: rows split so that each thread has about the
- * same rows + nonzeros (row_ptr[i] + i grows strictly, so a binary search finds the cut),
- * not the same rows: a power-law graph's hubs or a dense row no longer land on one
- * thread's share of equal row counts. A row is still one thread's, summed in order: the
- * same bits as one thread. */
-static int32_t share_start(const spira__csr *A, int t, int nt)
-{
-    if (t >= nt) return A->nrows;
-    const int64_t want = ((int64_t)A->nnz + A->nrows) * t / nt;
-    int32_t lo = 0, hi = A->nrows;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if ((int64_t)A->row_ptr[mid] + mid < want) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-static int thread_count(void)
-{
-#ifdef _OPENMP
-    return omp_get_num_threads();
-#else
-    return 1;
-#endif
-}
-
-static int thread_index(void)
-{
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
-
 /* One body for both precisions: y <- alpha A x + beta y; accumulates in T. */
 #define SPIRA__CSR_SPMV_BODY(T)                                                          \
     do {                                                                                 \
         const T *v = (const T *)A->val;                                                  \
         const T *xx = (const T *)x;                                                      \
         T *yy = (T *)y;                                                                  \
-        _Pragma("omp parallel if (A->nnz > 50000)")                                      \
-        {                                                                                \
-            const int nt = thread_count(), t = thread_index();                           \
-            const int32_t r1 = share_start(A, t + 1, nt);                                \
-            for (int32_t i = share_start(A, t, nt); i < r1; i++) {                       \
-                T sum = 0;                                                               \
-                for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)              \
-                    sum += v[k] * xx[A->col_idx[k]];                                     \
-                yy[i] = beta == 0 ? (T)(alpha * sum) : (T)(alpha * sum + beta * yy[i]);  \
-            }                                                                            \
+        _Pragma("omp parallel for schedule(static) if (A->nnz > 50000)")                 \
+        for (int32_t i = 0; i < A->nrows; i++) {                                         \
+            T sum = 0;                                                                   \
+            for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)                  \
+                sum += v[k] * xx[A->col_idx[k]];                                         \
+            yy[i] = beta == 0 ? (T)(alpha * sum) : (T)(alpha * sum + beta * yy[i]);      \
         }                                                                                \
     } while (0)
 
