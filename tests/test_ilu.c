@@ -501,13 +501,14 @@ START_TEST(ilu_sweeps_exact_at_depth)
 }
 END_TEST
 
-/* IC(0) with sweeps stays symmetric: (u, M^-1 v) = (M^-1 u, v) to rounding on gr_30_30
- * (for ILU(0) of the nonsymmetric sherman5 it is not, which the check would see). */
+/* IC(0) with sweeps (_i 0-2: K = 1-3) or with ISAI (_i 4) stays symmetric: (u, M^-1 v) =
+ * (M^-1 u, v) to rounding on gr_30_30 (for ILU(0) of the nonsymmetric sherman5 it is not,
+ * which the check would see: _i 3 with K = 2, _i 5 with ISAI). */
 START_TEST(ilu_sweeps_symmetric_for_ic0)
 {
     spira_context ctx = tu_cpu();
     spira_matrix A;
-    const int sym = _i < 3;
+    const int sym = _i < 3 || _i == 4, isai = _i >= 4;
     ck_assert_int_eq(spira_matrix_read_mm(ctx, tu_data(sym ? "gr_30_30.mtx" : "sherman5.mtx"),
                                           SPIRA_R64, &A), SPIRA_OK);
     const int32_t n = A->csr.nrows;
@@ -515,10 +516,13 @@ START_TEST(ilu_sweeps_symmetric_for_ic0)
     double *mu = malloc(n * sizeof *mu), *mv = malloc(n * sizeof *mv);
     unsigned seed = tu_seed();
     for (int32_t i = 0; i < n; i++) u[i] = tu_uniform(&seed, -1, 1), v[i] = tu_uniform(&seed, -1, 1);
-    spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0, .trisolve_sweeps = sym ? 1 + _i : 2};
+    spira_solve_opts o = {.precond = SPIRA_PRECOND_ILU0,
+                          .trisolve_sweeps = isai ? 0 : sym ? 1 + _i : 2,
+                          .trisolve = isai ? SPIRA_TRISOLVE_ISAI : SPIRA_TRISOLVE_DEFAULT};
     spira__precond *M;
     ck_assert_int_eq(spira__precond_create(o.precond, &o, A, &M), SPIRA_OK);
     ck_assert_ptr_null(M->unsymmetric);
+    ck_assert_int_eq(M->isai, isai);
     apply_host(M, ctx, SPIRA_R64, n, u, mu);
     apply_host(M, ctx, SPIRA_R64, n, v, mv);
     double a = 0, b = 0, na = 0, nb = 0;
@@ -527,8 +531,8 @@ START_TEST(ilu_sweeps_symmetric_for_ic0)
         na += fabs(u[i] * mv[i]), nb += fabs(mu[i] * v[i]);
     }
     if (sym)
-        ck_assert_msg(fabs(a - b) <= 1e-12 * (na + nb), "K = %d: (u, M^-1 v) = %.17g, "
-                      "(M^-1 u, v) = %.17g", o.trisolve_sweeps, a, b);
+        ck_assert_msg(fabs(a - b) <= 1e-12 * (na + nb), "K = %d%s: (u, M^-1 v) = %.17g, "
+                      "(M^-1 u, v) = %.17g", o.trisolve_sweeps, isai ? " (ISAI)" : "", a, b);
     else
         ck_assert_double_gt(fabs(a - b), 1e-6 * (na + nb));
     spira__precond_destroy(M);
@@ -603,7 +607,7 @@ Suite *suite_ilu(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, ilu_sweeps_match_dense, 0, 2 * 9);
     tcase_add_loop_test(tc, ilu_sweeps_exact_at_depth, 0, 10);
-    tcase_add_loop_test(tc, ilu_sweeps_symmetric_for_ic0, 0, 4);
+    tcase_add_loop_test(tc, ilu_sweeps_symmetric_for_ic0, 0, 6);
     tcase_add_loop_test(tc, ilu_sweeps_in_solves, 0, 3);
     suite_add_tcase(s, tc);
     return s;
