@@ -4,10 +4,11 @@
 # package runs in seconds). From the source root:
 #   bash bench/carry-build.sh BUILD_DIR [DEST [OLD_BUILD_DIR]]
 # DEST (default .device-run, ignored by git: add /.device-*/ to .git/info/exclude) gets
-#   bin/      the GPU test programs (check_gpu, check_gpu_devices, check_dist if built) and
-#             the drivers (spira-spmv, spira-solve, spira-pagerank, spira-gf2), stripped
-#   new/lib/  libspira.so.0 of BUILD_DIR and Check's libsubunit.so.0 (the GPU machine has
-#             no Check)
+#   bin/      the GPU test programs (check_gpu, check_gpu_devices, check_dist if built),
+#             bench/dist-costs if built, and the drivers (spira-spmv, spira-solve,
+#             spira-pagerank, spira-gf2), stripped
+#   new/lib/  libspira.so.0 of BUILD_DIR, Check's libsubunit.so.0 and METIS's libmetis.so.5
+#             if linked (the GPU machine has neither)
 #   old/lib/  with OLD_BUILD_DIR, that build's libspira.so.0: the drivers run against it
 #             with LD_LIBRARY_PATH=DEST/old/lib for a before/after in one run (the public
 #             API must be the same)
@@ -31,9 +32,12 @@ lib() { # $1 build dir: its shared library's real file
 rm -rf "$dest"
 mkdir -p "$dest/bin" "$dest/new/lib"
 cp "$(lib "$build")" "$dest/new/lib/libspira.so.0"
-sub=$(ldd "$build/tests/check_gpu" 2>/dev/null | awk '/libsubunit/{print $3; exit}')
-[ -z "$sub" ] || cp -L "$sub" "$dest/new/lib/"
-for p in tests/check_gpu tests/check_gpu_devices tests/check_dist; do
+# libraries the GPU machine lacks: Check's libsubunit, METIS where configure found it
+for name in libsubunit libmetis; do
+  f=$(ldd "$build/tests/check_gpu" "$(lib "$build")" 2>/dev/null | awk -v n="$name" '$1 ~ n {print $3; exit}')
+  [ -z "$f" ] || cp -L "$f" "$dest/new/lib/"
+done
+for p in tests/check_gpu tests/check_gpu_devices tests/check_dist bench/dist-costs; do
   [ -x "$build/$p" ] && cp "$build/$p" "$dest/bin/"
 done
 for p in spira-spmv spira-solve spira-pagerank spira-gf2; do

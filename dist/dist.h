@@ -87,6 +87,12 @@ void spira__halo_destroy(spira__halo *h);
  * which must not be touched until finish. */
 spira_status spira__halo_start(spira_context ctx, spira__halo *h, const void *x, void *ghost_out);
 spira_status spira__halo_finish(spira_context ctx, spira__halo *h);
+/* On GPUs, between start and finish: what the caller enqueues between side_begin and
+ * side_end runs behind the ghosts' arrival on the exchange's own stream, overlapping the
+ * context's stream, and finish waits for it too (dist_gpu.h). *on is 0 on MPI's exchange
+ * or with nothing posted: then nothing is swapped, and that work belongs after finish. */
+spira_status spira__halo_side_begin(spira_context ctx, spira__halo *h, int *on);
+spira_status spira__halo_side_end(spira_context ctx, spira__halo *h);
 /* The reverse, for flags: each ghost's flag is OR-ed into its owner's local flag
  * (local_flags: local bytes, updated). Collective, blocking. */
 spira_status spira__halo_reverse_or(spira_context ctx, spira__halo *h,

@@ -64,6 +64,14 @@ void spira__nccl_halo_destroy(spira_context ctx, spira__nccl_halo *h); /* NULL i
 spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_halo *h, const void *x,
                                     void *ghost);
 spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_halo *h);
+/* Between start and finish: what the caller enqueues on the context between side_begin
+ * and side_end runs on the exchange's stream, behind the ghosts' arrival, so it overlaps
+ * what the context's stream runs meanwhile (the off-diagonal block's multiply beside the
+ * diagonal one); finish then waits for it too. *on is 0 where no exchange is posted (no
+ * neighbor): nothing is swapped, and the caller runs that work after finish. side_end
+ * swaps back whatever happened in between, and must follow a begin that set *on. */
+spira_status spira__nccl_halo_side_begin(spira_context ctx, spira__nccl_halo *h, int *on);
+spira_status spira__nccl_halo_side_end(spira_context ctx, spira__nccl_halo *h);
 
 /* y[idx[i]] += t[i] for i < n (idx distinct: no two threads add into one entry), all in
  * device memory, values of dtype t, on the context's stream. */

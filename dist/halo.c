@@ -205,6 +205,17 @@ spira_status spira__halo_finish(spira_context ctx, spira__halo *h)
     return SPIRA_OK;
 }
 
+spira_status spira__halo_side_begin(spira_context ctx, spira__halo *h, int *on)
+{
+    *on = 0;
+    return h->gpu && h->posted ? spira__nccl_halo_side_begin(ctx, h->gpu, on) : SPIRA_OK;
+}
+
+spira_status spira__halo_side_end(spira_context ctx, spira__halo *h)
+{
+    return spira__nccl_halo_side_end(ctx, h->gpu);
+}
+
 spira_status spira__halo_reverse_or(spira_context ctx, spira__halo *h,
                                     const unsigned char *ghost_flags, unsigned char *local_flags)
 {

@@ -7,6 +7,10 @@
  *   t <- alpha A_offdiag x_ghost      (the remote columns, compressed; only the rows that
  *   y[orow] <- y[orow] + t             have one, so it costs its entries, not all rows)
  *
+ * On GPUs the product t is queued before the diagonal block, on the exchange's stream
+ * behind the ghosts, so it runs beside the diagonal block rather than after it, and only
+ * the add into y follows the wait.
+ *
  * Bytes moved per multiply on a rank besides the two blocks' own: the sends packed
  * (send_values entries read and written), the off-diagonal rows' products (orows entries
  * written, read and added into y), and send_values + ghosts entries over the
@@ -26,11 +30,27 @@ spira_status spira__dist_add_offdiag(spira_dist_matrix A, const spira_vector t, 
     return SPIRA_OK;
 }
 
-/* y <- y + alpha A_offdiag ghost: the compressed rows' product, then added into theirs */
-static spira_status offdiag_add(spira_dist_matrix A, spira__spmv_plan *po, double alpha,
-                                const void *ghost, void *y)
+/* The exchange posted: on GPUs, otmp <- alpha A_offdiag ghost queued now behind the ghosts
+ * on the exchange's stream (*early = 1); elsewhere nothing yet. */
+static spira_status offdiag_early(spira_dist_matrix A, spira__spmv_plan *po, double alpha,
+                                  const void *ghost, int *early)
 {
-    SPIRA__TRY(spira__spmv_apply(po, alpha, ghost, 0.0, A->otmp->data));
+    *early = 0;
+    if (!po) return SPIRA_OK;
+    SPIRA__TRY(spira__halo_side_begin(A->ctx, A->halo, early));
+    if (!*early) return SPIRA_OK;
+    spira_status s = spira__spmv_apply(po, alpha, ghost, 0.0, A->otmp->data);
+    spira_status e = spira__halo_side_end(A->ctx, A->halo);
+    return s == SPIRA_OK ? e : s;
+}
+
+/* The exchange finished: y <- y + alpha A_offdiag ghost, the compressed rows' product
+ * (already made when early) added into the rows it belongs to */
+static spira_status offdiag_add(spira_dist_matrix A, spira__spmv_plan *po, double alpha,
+                                const void *ghost, int early, void *y)
+{
+    if (!po) return SPIRA_OK;
+    if (!early) SPIRA__TRY(spira__spmv_apply(po, alpha, ghost, 0.0, A->otmp->data));
     return spira__dist_add_offdiag(A, A->otmp, y);
 }
 
@@ -46,11 +66,13 @@ spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vec
                                     double beta, spira_vector y)
 {
     void *ghost = A->ghost_x ? A->ghost_x->data : NULL;
+    int early;
     SPIRA__TRY(spira__halo_start(A->ctx, A->halo, x->data, ghost));
-    spira_status s = spira__spmv_apply(A->pd, alpha, x->data, beta, y->data);
+    spira_status s = offdiag_early(A, A->po, alpha, ghost, &early);
+    if (s == SPIRA_OK) s = spira__spmv_apply(A->pd, alpha, x->data, beta, y->data);
     spira_status t = spira__halo_finish(A->ctx, A->halo);
     if (s == SPIRA_OK) s = t;
-    if (s == SPIRA_OK && A->po) s = offdiag_add(A, A->po, alpha, ghost, y->data);
+    if (s == SPIRA_OK) s = offdiag_add(A, A->po, alpha, ghost, early, y->data);
     return s;
 }
 
@@ -72,13 +94,15 @@ spira_status spira_dist_spmv(double alpha, spira_dist_matrix A, spira_dist_vecto
     MPI_Request agree;
     MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, L->comm, &agree);
     void *ghost = A->ghost_x ? A->ghost_x->data : NULL;
+    int early = 0;
     spira_status h = spira__halo_start(A->ctx, A->halo, x->local->data, ghost);
+    if (s == SPIRA_OK && h == SPIRA_OK) s = offdiag_early(A, po, alpha, ghost, &early);
     if (s == SPIRA_OK && h == SPIRA_OK)
         s = spira__spmv_apply(pd, alpha, x->local->data, beta, y->local->data);
     spira_status t = h == SPIRA_OK ? spira__halo_finish(A->ctx, A->halo) : h;
     MPI_Wait(&agree, MPI_STATUS_IGNORE);
     if (s == SPIRA_OK) s = t;
-    if (s == SPIRA_OK && po) s = offdiag_add(A, po, alpha, ghost, y->local->data);
+    if (s == SPIRA_OK) s = offdiag_add(A, po, alpha, ghost, early, y->local->data);
     if (first == L->size) return s; /* no plan failed; an MPI failure is every rank's own */
     /* a plan failed: every rank takes part in the agreement that names it */
     return spira__dist_agree(A->ctx, L->comm, mine == L->size ? SPIRA_OK : s);

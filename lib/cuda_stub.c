@@ -35,6 +35,11 @@ spira_status spira__cuda_side(spira_context ctx, void **stream)
     *stream = NULL;
     return NO_CUDA(ctx);
 }
+spira_status spira__cuda_stream_swap(spira_context ctx, void *stream, void **old)
+{
+    *old = stream;
+    return NO_CUDA(ctx);
+}
 spira_status spira__cuda_malloc(spira_context ctx, void **dp, size_t b, const char *w)
 {
     *dp = NULL;

@@ -141,6 +141,11 @@ void *spira__cuda_stream(spira_context ctx);
 /* A second stream of the context, made on first use (its device current), destroyed with
  * it: copies that overlap the first stream's kernels. */
 spira_status spira__cuda_side(spira_context ctx, void **stream);
+/* Make stream (a cudaStream_t of ctx's device) the context's stream until swapped back,
+ * cuBLAS's and cuSPARSE's included; *old gets the one it replaces. For a caller that wants
+ * code which enqueues on the context's stream to run on another one (the distributed SpMV's
+ * off-diagonal block on the halo's stream, behind the ghosts). */
+spira_status spira__cuda_stream_swap(spira_context ctx, void *stream, void **old);
 void *spira__cuda_cublas(spira_context ctx);
 /* Device scratch of SPIRA__CUDA_SCRATCH_BYTES made with the context, zeroed, for the fused
  * reductions (fused.cu says how they use it; they leave it as they found it). */

@@ -183,6 +183,24 @@ extern "C" spira_status spira__cuda_side(spira_context ctx, void **stream)
     return SPIRA_OK;
 }
 
+extern "C" spira_status spira__cuda_stream_swap(spira_context ctx, void *stream, void **old)
+{
+    spira_cuda_ctx *c = ctx->cuda;
+    cudaStream_t st = (cudaStream_t)stream;
+    *old = c->stream;
+    spira_status s = spira__cublas_status(ctx, cublasSetStream(c->cublas, st), "cublasSetStream",
+                                          __FILE__, __LINE__);
+    if (s == SPIRA_OK && c->cusparse)
+        s = spira__cusparse_status(ctx, cusparseSetStream(c->cusparse, st), "cusparseSetStream",
+                                   __FILE__, __LINE__);
+    if (s != SPIRA_OK) { /* all or nothing: the handles back on the stream they had */
+        cublasSetStream(c->cublas, c->stream);
+        return s;
+    }
+    c->stream = st;
+    return SPIRA_OK;
+}
+
 extern "C" void *spira__cuda_cublas(spira_context ctx)
 {
     return ctx->cuda ? (void *)ctx->cuda->cublas : NULL;
