@@ -9,12 +9,15 @@
  *
  * merge_tile_kernel, a block a tile: the tile's row ends and its nonzeros' products
  * v[k] * x[col[k]] are staged in shared memory with coalesced loads (a thread a nonzero,
- * the block striding over the tile); then each thread finds its share's start by a binary
- * search in shared memory, walks its items steps, writes y for every row it ends, and
- * leaves the partial sum of the row it stops inside as its carry. The carries of a row are
- * consecutive threads; the first of them adds the run to y[row] when the row ends inside
- * the tile (the thread that ended it has written y[row] before the barrier), else the run
- * is the tile's carry-out: (crow[tile], cval[tile]), nondecreasing in the tile.
+ * the block striding over the tile; the products skewed by one slot every 128 bytes, so
+ * that threads walking shares of 8 or 16 doubles do not meet in one bank); then each
+ * thread finds its share's start by a binary search in shared memory, walks its items
+ * steps, writes y for every row it ends, and leaves the partial sum of the row it stops
+ * inside as its carry. The carries of a row are consecutive threads: a segmented scan
+ * (shuffles within a warp, then the warps' trailing runs in warp order) gives the run's
+ * last thread the run's sum, which it adds to y[row] when the row ends inside the tile
+ * (the next thread ended it and wrote y[row] before the barrier), else the run is the
+ * tile's carry-out: (crow[tile], cval[tile]), nondecreasing in the tile.
  *
  * merge_fixup_kernel: the tiles' carry-outs of a row (a run of equal crow) are added to
  * y[row] by the run's first carry's lane when the run is one long, else by that lane's
@@ -56,10 +59,26 @@ __global__ void merge_tiles_kernel(int nrows, int nnz, long long tile_steps, int
     }
 }
 
-/* Eight tiles an SM at most (64 registers, make kernel-registers' limit); the shared memory
- * (items * 128 * (sizeof(T) + 4) bytes, 12 KB at the default 8 in double) allows more. */
+/* Slot of the tile's i-th product: one slot skipped every 128 bytes (the banks' width). */
 template <typename T>
-__global__ void __launch_bounds__(kTile, 8)
+__device__ __forceinline__ int merge_slot(int i)
+{
+    return i + i / (int)(128 / sizeof(T));
+}
+
+/* Shared memory of a tile of `steps` path steps: the skewed products, then the row ends. */
+template <typename T>
+size_t merge_smem(int steps)
+{
+    return ((size_t)steps + (size_t)steps / (128 / sizeof(T)) + 1) * sizeof(T) +
+           (size_t)steps * sizeof(int);
+}
+
+/* Twelve tiles an SM (1536 threads, 42 registers at most; nvcc takes 40 without spilling,
+ * 48 left alone); their shared memory, about items * 128 * (sizeof(T) + 4) bytes (13 KB
+ * at the default 8 in double), fits beside them. */
+template <typename T>
+__global__ void __launch_bounds__(kTile, 12)
     merge_tile_kernel(int nrows, int items, const int *__restrict__ tile_row,
                       const int *__restrict__ tile_nz, const int *__restrict__ rp,
                       const int *__restrict__ ci, const T *__restrict__ v,
@@ -70,12 +89,13 @@ __global__ void __launch_bounds__(kTile, 8)
     const int tile = blockIdx.x, tid = threadIdx.x;
     const int r0 = tile_row[tile], z0 = tile_nz[tile];
     const int nr = tile_row[tile + 1] - r0, nk = tile_nz[tile + 1] - z0;
-    T *s_prod = (T *)merge_smem;                    /* the tile's nk products */
-    int *s_end = (int *)(s_prod + items * kTile);   /* the tile's nr row ends */
+    const int steps = items * kTile;
+    T *s_prod = (T *)merge_smem;                                  /* the nk products */
+    int *s_end = (int *)(s_prod + merge_slot<T>(steps - 1) + 1);  /* the nr row ends */
     for (int i = tid; i < nr; i += kTile) s_end[i] = __ldg(&rp[r0 + 1 + i]);
 #pragma unroll 4
     for (int i = tid; i < nk; i += kTile)
-        s_prod[i] = __ldg(&v[z0 + i]) * __ldg(&x[__ldg(&ci[z0 + i])]);
+        s_prod[merge_slot<T>(i)] = __ldg(&v[z0 + i]) * __ldg(&x[__ldg(&ci[z0 + i])]);
     __syncthreads();
 
     /* this thread's share: the tile's steps [d, d_end); a thread past the path's end has
@@ -95,27 +115,35 @@ __global__ void __launch_bounds__(kTile, 8)
             y[r] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[r];
             sum = 0;
         } else {
-            sum += s_prod[nz++];
+            sum += s_prod[merge_slot<T>(nz++)];
         }
     }
+    /* the carries' runs: rows are nondecreasing in the thread, so equal rows o apart
+     * enclose a run, and after the shuffles run holds the run's sum from its first thread
+     * in this warp (or the warp's first lane) to this one, in a fixed order */
+    const int c = r0 + row, lane = tid & 31, warp = tid >> 5;
+    T run = sum;
+    for (int o = 1; o < 32; o <<= 1) {
+        const T up = __shfl_up_sync(0xffffffffu, run, o);
+        const int cu = __shfl_up_sync(0xffffffffu, c, o);
+        if (lane >= o && cu == c) run += up;
+    }
     __syncthreads(); /* the staging is free: the carries take its place */
-    int *s_crow = s_end;
-    T *s_cval = s_prod;
-    const int c = r0 + row;
+    int *s_crow = s_end;           /* kTile: each thread's carry row */
+    T *s_wsum = s_prod;            /* kTile / 32: each warp's last lane's run */
     s_crow[tid] = c;
-    s_cval[tid] = sum;
+    if (lane == 31) s_wsum[warp] = run;
     __syncthreads();
-    if (c < nrows && (tid == 0 || s_crow[tid - 1] != c)) { /* first carry of row c's run */
-        T run = sum;
-        int e = tid + 1;
-        while (e < kTile && s_crow[e] == c) run += s_cval[e++];
-        if (e < kTile) { /* thread e ended row c and wrote y[c] before the barrier */
+    const bool last = tid == kTile - 1 || s_crow[tid + 1] != c;
+    if (c < nrows && last) { /* the last carry of row c's run in this tile */
+        for (int w = warp - 1; w >= 0 && s_crow[32 * w + 31] == c; w--) run += s_wsum[w];
+        if (tid < kTile - 1) { /* thread tid + 1 ended row c and wrote y[c] */
             y[c] += alpha * run;
         } else { /* row c goes on past the tile */
             crow[tile] = c;
             cval[tile] = run;
         }
-    } else if (tid == kTile - 1 && c >= nrows) { /* the path ends in this tile */
+    } else if (tid == kTile - 1) { /* the path ends in this tile */
         crow[tile] = nrows;
         cval[tile] = 0;
     }
@@ -160,8 +188,8 @@ spira_status merge_launch(spira_context ctx, const merge_dev *d, double alpha, c
                           double beta, void *y)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    /* at most 32 items (merge.c refuses more): 48 KB, the default limit */
-    const size_t smem = (size_t)d->items * kTile * (sizeof(T) + sizeof(int));
+    /* at most 32 items (merge.c refuses more): up to 51 KB, allowed at upload */
+    const size_t smem = merge_smem<T>(d->items * kTile);
     merge_tile_kernel<T><<<d->ntiles, kTile, smem, st>>>(
         d->csr.nrows, d->items, d->tile_row, d->tile_nz, d->csr.row_ptr, d->csr.col_idx,
         (const T *)d->csr.val, (const T *)x, (T)alpha, (T)beta, (T *)y, d->crow, (T *)d->cval);
@@ -190,6 +218,16 @@ static spira_status merge_dev_upload(spira_context ctx, const void *layout, void
         {&d->cval, NULL, tiles * spira_dtype_size(M->A->dtype), "merge carry-out values"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
+    /* a tile past the 48 KB a block gets unasked (32 items in double) asks for its size */
+    const int steps = M->items * kTile;
+    if (M->A->dtype == SPIRA_R64 && merge_smem<double>(steps) > 48 * 1024)
+        SPIRA__CUDA(ctx, cudaFuncSetAttribute(merge_tile_kernel<double>,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              (int)merge_smem<double>(steps)));
+    if (M->A->dtype == SPIRA_R32 && merge_smem<float>(steps) > 48 * 1024)
+        SPIRA__CUDA(ctx, cudaFuncSetAttribute(merge_tile_kernel<float>,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              (int)merge_smem<float>(steps)));
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     merge_tiles_kernel<<<spira__blocks((long long)tiles + 1, 256), 256, 0, st>>>(
         d->csr.nrows, d->csr.nnz, (long long)d->items * kTile, d->ntiles, d->csr.row_ptr,
