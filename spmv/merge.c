@@ -4,10 +4,14 @@
  * CPU reference runs the same shares in thread order, each ending rows and handing its
  * carry-out on, so CI checks the search and the carries. The kernels are in merge_gpu.cu.
  *
- * The default share, 8 steps a thread, is Merrill and Garland's order (they take 7 to 9
+ * The default share, 7 steps a thread, is Merrill and Garland's order (they take 7 to 9
  * for double on their GPUs): enough work to pay for one binary search, short enough that
- * a tile's staging stays small (12 KB of shared memory in double). items=N sets another,
- * 1 to 32 (SPIRA__MERGE_ITEMS_MAX: 32 fills the 48 KB a block may take by default).
+ * a tile's staging stays small (11 KB of shared memory in double). Odd, because a warp's
+ * reads of the staged products then fall on distinct banks more often than at 8, which
+ * measured slower on the kNN Laplacian and no faster elsewhere
+ * (bench/results/2026-11-26-h200x2-session11). items=N sets another, 1 to 32
+ * (SPIRA__MERGE_ITEMS_MAX: at 32 a tile in double needs 51 KB, more than the 48 KB a block
+ * gets by default, which merge_gpu.cu asks for).
  */
 #include "merge.h"
 #include "csr.h"
@@ -98,7 +102,7 @@ extern const spira__format_gpu spira__merge_gpu;
 
 const spira__format spira__merge_format = {
     .name = "merge",
-    .description = "merge-based CSR: equal shares (items, 1-32, default 8) of the merge path "
+    .description = "merge-based CSR: equal shares (items, 1-32, default 7) of the merge path "
                    "over row ends and nonzeros a thread, in tiles of 128 threads staged in "
                    "shared memory, rows split between threads fixed up from carry-outs in "
                    "thread order, no atomics (Merrill & Garland 2016)",

@@ -75,8 +75,8 @@ size_t merge_smem(int steps)
 }
 
 /* Twelve tiles an SM (1536 threads, 42 registers at most; nvcc takes 40 without spilling,
- * 48 left alone); their shared memory, about items * 128 * (sizeof(T) + 4) bytes (13 KB
- * at the default 8 in double), fits beside them. */
+ * 48 left alone); their shared memory, about items * 128 * (sizeof(T) + 4) bytes (11 KB
+ * at the default 7 in double), fits beside them. */
 template <typename T>
 __global__ void __launch_bounds__(kTile, 12)
     merge_tile_kernel(int nrows, int items, const int *__restrict__ tile_row,
