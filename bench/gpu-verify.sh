@@ -35,23 +35,31 @@ for st in $stages; do
     note "suite: exit $? ($(grep -c "exit 0" "$out/suite.txt") cases passed of $(grep -c "^case" "$out/suite.txt"))"
     ;;
   sanitize)
+    # spira-spmv runs cuSPARSE beside every format (its reference column), and racecheck
+    # reports hazards inside cuSPARSE's own CSR kernel: the verdict counts the others
+    sanitized() { # $1 what; the rest, the command
+      local what=$1 log=/tmp/verify/sanitize.log; shift
+      "$@" >"$log" 2>&1
+      local rc=$?
+      cat "$log" >>"$out/sanitize.txt"
+      note "sanitize: $what: exit $rc; $(grep -E '^=+ (Error|Warning|Invalid)' "$log" | grep -vc 'cusparse::') reports outside cuSPARSE"
+    }
     for tool in memcheck racecheck; do
       for f in "$root/data/orsirr_1.mtx" "--laplacian 2:300"; do
         # shellcheck disable=SC2086
-        compute-sanitizer --tool $tool --error-exitcode 99 "$bin/spira-spmv" \
-          --formats merge,merge:items=1,merge:items=32,sell,csr-vector --reps 2 --warmup 1 $f \
-          >>"$out/sanitize.txt" 2>&1
-        note "sanitize: $tool spira-spmv $f: exit $?"
+        sanitized "$tool spira-spmv $f" compute-sanitizer --tool $tool --error-exitcode 99 \
+          "$bin/spira-spmv" --formats merge,merge:items=1,merge:items=8,merge:items=32,sell,csr-vector \
+          --reps 2 --warmup 1 $f
       done
-      compute-sanitizer --tool $tool --error-exitcode 99 "$bin/spira-solve" "$root/data/sherman5.mtx" \
-        --solver bicgstab --precond ilu0 --trisolve isai --backend cuda >>"$out/sanitize.txt" 2>&1
-      note "sanitize: $tool ISAI-BiCGSTAB sherman5: exit $?"
+      sanitized "$tool ISAI-BiCGSTAB sherman5" compute-sanitizer --tool $tool --error-exitcode 99 \
+        "$bin/spira-solve" "$root/data/sherman5.mtx" --solver bicgstab --precond ilu0 \
+        --trisolve isai --backend cuda
     done
     ;;
   spmv)
     wait $gen
     for m in rmat-20 knn-400000 circuit-1000000; do
-      "$bin/spira-spmv" --formats cusparse,auto,merge,merge:items=7,merge:items=16,hyb,sell \
+      "$bin/spira-spmv" --formats cusparse,auto,merge,merge:items=8,merge:items=16,hyb,sell \
         --reps 50 "/tmp/verify/m/$m.mtx" >>"$out/spmv.txt" 2>&1
       if [ -d "$carry/old/lib" ]; then
         echo "-- $m, old library" >>"$out/spmv.txt"
