@@ -5,6 +5,15 @@
  * is only as wide as its own longest row. A row stops at its first padding slot (column
  * -1); its sum goes to y at the row's original index (perm).
  *
+ * A wide slice (more than kWide entries a row: a power-law graph's hubs, a circuit's dense
+ * rows, sorted together by sigma) would be one warp's serial loop of its longest row's
+ * length, 39,474 steps on an R-MAT graph of 2^20 vertices, 200 times cuSPARSE's whole
+ * multiply. Such slices are cut into chunks of kChunk steps, a warp a chunk (each lane its
+ * row's kChunk entries there, still coalesced), whose sums a second kernel adds up for each
+ * row in a fixed order: the same bits on every run, no atomics. Which slices are wide and
+ * their chunks are read off slice_ptr when the layout reaches the device (wide_plan); the
+ * layout itself does not change, so the host conversion and the GPU's stay byte for byte.
+ *
  * The conversion on the GPU (sell_dev_build) makes the host conversion's layout array for
  * array: the longest row K (a reduce, one wait), the rows sorted by (window, K - length)
  * with a stable sort (sort_gpu.cuh; ties in row order, as sell.c's keys end with the
@@ -28,11 +37,22 @@
 namespace {
 
 constexpr int kSellBlock = 256;
+constexpr int kWide = 64;  /* steps (entries a row) above which a slice is cut in chunks */
+constexpr int kChunk = 32; /* steps of a chunk: a warp's loop about as long as a narrow slice's */
+constexpr int kSumThreads = 1024; /* a block adding up a wide slice's chunks */
 static_assert(SPIRA__SELL_C == 32, "a slice is a warp");
 
-/* The handle: the host layout's struct, its arrays on the device (slice_ptr, perm, cols,
- * vals), its stats written by the build or copied by the upload. */
-typedef spira__sell sell_dev;
+/* The handle: first the host layout's struct, its arrays on the device (slice_ptr, perm,
+ * cols, vals; tests read the handle as a spira__sell), its stats written by the build or
+ * copied by the upload; then the wide slices' chunks (none: nwide 0, arrays NULL). */
+struct sell_dev {
+    spira__sell s;
+    int32_t nwide, nitems; /* slices wider than kWide steps; their chunks in all */
+    int32_t *wide_slice;   /* nwide: the slice */
+    int32_t *wide_item;    /* nwide + 1: its first chunk (chunks in slice order) */
+    int32_t *item_wide;    /* nitems: the wide slice a chunk belongs to */
+    void *partial;         /* nitems x 32 sums, a chunk's lanes */
+};
 
 /* The sort key of row i: its window above its length's complement to K, so that the sort
  * keeps windows apart and puts longer rows first within them. */
@@ -118,6 +138,7 @@ __global__ void __launch_bounds__(kSellBlock)
         /* slots <= INT32_MAX (checked at conversion); unsigned because the step after a
          * slice's last entry may pass it */
         const unsigned begin = __ldg(&slice_ptr[sl]), end = __ldg(&slice_ptr[sl + 1]);
+        if (end - begin > 32u * kWide) continue; /* sell_wide_kernel's */
         T sum = 0;
         for (unsigned at = begin + lane; at < end; at += 32) {
             const int c = cols[at];
@@ -130,21 +151,131 @@ __global__ void __launch_bounds__(kSellBlock)
     }
 }
 
+/* A warp a chunk of a wide slice: lane l sums row l's entries in the chunk's kChunk steps
+ * into partial[item * 32 + l]. Padding (column -1, value 0) is skipped by a predicate
+ * rather than a break, so that the loads of successive steps need not wait for each other:
+ * a wide slice's rows, sorted longest first, are mostly entries. */
+template <typename T>
+__global__ void __launch_bounds__(kSellBlock)
+    sell_wide_kernel(int nitems, const int *__restrict__ slice_ptr,
+                     const int *__restrict__ wide_slice, const int *__restrict__ wide_item,
+                     const int *__restrict__ item_wide, const int *__restrict__ cols,
+                     const T *__restrict__ vals, const T *__restrict__ x, T *__restrict__ partial)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned nwarps = gridDim.x * (blockDim.x / 32);
+    for (unsigned it = (blockIdx.x * blockDim.x + threadIdx.x) / 32; it < (unsigned)nitems;
+         it += nwarps) {
+        const int w = __ldg(&item_wide[it]), sl = __ldg(&wide_slice[w]);
+        const unsigned chunk = it - (unsigned)__ldg(&wide_item[w]);
+        const unsigned end = __ldg(&slice_ptr[sl + 1]);
+        const unsigned first = __ldg(&slice_ptr[sl]) + chunk * (32u * kChunk) + lane;
+        T sum = 0;
+#pragma unroll 4
+        for (int k = 0; k < kChunk; k++) {
+            const unsigned at = first + 32u * (unsigned)k;
+            if (at >= end) break; /* the slice's last chunk: the same for every lane */
+            const int c = cols[at];
+            const T v = vals[at];
+            if (c >= 0) sum += v * __ldg(&x[c]);
+        }
+        partial[(size_t)it * 32 + lane] = sum;
+    }
+}
+
+/* A block a wide slice: warp j adds lane l's chunk sums j, j + 32, j + 64, ... in order,
+ * then warp 0 adds the 32 warps' in warp order and writes y: a fixed order, so the same
+ * bits every run, and a slice of thousands of chunks is 32 short loops, not one long one. */
+template <typename T>
+__global__ void __launch_bounds__(kSumThreads)
+    sell_wide_sum_kernel(int nrows, int nwide, const int *__restrict__ wide_slice,
+                         const int *__restrict__ wide_item, const int *__restrict__ perm,
+                         const T *__restrict__ partial, T alpha, T beta, T *__restrict__ y)
+{
+    constexpr int kWarps = kSumThreads / 32;
+    __shared__ T warp_sum[kWarps][32];
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
+    for (unsigned w = blockIdx.x; w < (unsigned)nwide; w += gridDim.x) {
+        const int end = __ldg(&wide_item[w + 1]);
+        T sum = 0;
+#pragma unroll 4
+        for (int it = __ldg(&wide_item[w]) + (int)warp; it < end; it += kWarps)
+            sum += partial[(size_t)it * 32 + lane];
+        warp_sum[warp][lane] = sum;
+        __syncthreads();
+        const unsigned r = (unsigned)__ldg(&wide_slice[w]) * 32 + lane;
+        if (warp == 0 && r < (unsigned)nrows) {
+            T total = 0;
+            for (int k = 0; k < kWarps; k++) total += warp_sum[k][lane];
+            const int i = __ldg(&perm[r]);
+            y[i] = beta == T(0) ? alpha * total : alpha * total + beta * y[i];
+        }
+        __syncthreads(); /* warp_sum is rewritten for the next slice */
+    }
+}
+
 template <typename T>
 spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, const void *x,
                          double beta, void *y)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    sell_kernel<T><<<spira__blocks((long long)d->nslices * 32, kSellBlock), kSellBlock, 0, st>>>(
-        d->nrows, d->nslices, d->slice_ptr, d->perm, d->cols, (const T *)d->vals, (const T *)x,
+    const spira__sell *S = &d->s;
+    sell_kernel<T><<<spira__blocks((long long)S->nslices * 32, kSellBlock), kSellBlock, 0, st>>>(
+        S->nrows, S->nslices, S->slice_ptr, S->perm, S->cols, (const T *)S->vals, (const T *)x,
         (T)alpha, (T)beta, (T *)y);
+    SPIRA__LAUNCHED(ctx);
+    if (d->nwide == 0) return SPIRA_OK;
+    sell_wide_kernel<T><<<spira__blocks((long long)d->nitems * 32, kSellBlock), kSellBlock, 0,
+                          st>>>(d->nitems, S->slice_ptr, d->wide_slice, d->wide_item,
+                                d->item_wide, S->cols, (const T *)S->vals, (const T *)x,
+                                (T *)d->partial);
+    SPIRA__LAUNCHED(ctx);
+    sell_wide_sum_kernel<T><<<spira__blocks((long long)d->nwide * kSumThreads, kSumThreads),
+                              kSumThreads, 0, st>>>(S->nrows, d->nwide, d->wide_slice, d->wide_item, S->perm,
+                                       (const T *)d->partial, (T)alpha, (T)beta, (T *)y);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
 
+/* The wide slices of a layout whose slice pointers are sp (host, nslices + 1) and their
+ * chunks, onto the device into d (nothing when no slice is wider than kWide steps). */
+spira_status wide_plan(spira_context ctx, const int32_t *sp, sell_dev *d)
+{
+    const spira__sell *S = &d->s;
+    int64_t nwide = 0, nitems = 0;
+    for (int32_t sl = 0; sl < S->nslices; sl++) {
+        const int64_t steps = ((int64_t)sp[sl + 1] - sp[sl]) / 32;
+        if (steps > kWide) nwide++, nitems += (steps + kChunk - 1) / kChunk;
+    }
+    if (nwide == 0) return SPIRA_OK;
+    /* nitems <= slots / (32 kChunk) < 2^31 / 1024 */
+    int32_t *h = (int32_t *)spira__malloc(((size_t)2 * nwide + 1 + (size_t)nitems) * sizeof(int32_t));
+    if (!h) return spira__nomem(ctx, "SELL wide slices", (2 * nwide + 1 + nitems) * sizeof(int32_t));
+    int32_t *ws = h, *wi = h + nwide, *iw = wi + nwide + 1;
+    int32_t w = 0, it = 0;
+    for (int32_t sl = 0; sl < S->nslices; sl++) {
+        const int64_t steps = ((int64_t)sp[sl + 1] - sp[sl]) / 32;
+        if (steps <= kWide) continue;
+        ws[w] = sl, wi[w] = it;
+        for (int64_t c = 0; c < (steps + kChunk - 1) / kChunk; c++) iw[it++] = w;
+        w++;
+    }
+    wi[w] = it;
+    d->nwide = (int32_t)nwide, d->nitems = (int32_t)nitems;
+    const spira__dev_array arrays[] = {
+        {&d->wide_slice, ws, (size_t)nwide * sizeof(int32_t), "SELL wide slices"},
+        {&d->wide_item, wi, ((size_t)nwide + 1) * sizeof(int32_t), "SELL wide slices' chunks"},
+        {&d->item_wide, iw, (size_t)nitems * sizeof(int32_t), "SELL chunks' slices"},
+        {&d->partial, NULL, (size_t)nitems * 32 * spira_dtype_size(S->dtype), "SELL chunk sums"},
+    };
+    spira_status r = SPIRA__DEV_CLONE(ctx, d, arrays);
+    spira__free(h);
+    return r;
+}
+
 template <typename T>
 spira_status sell_fill(spira_context ctx, const spira__csr_dev *dA, const long long *at,
-                       sell_dev *d)
+                       spira__sell *d)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     sell_fill_kernel<T><<<spira__blocks((long long)d->nslices * 32, kSellBlock), kSellBlock, 0,
@@ -174,7 +305,7 @@ spira_status refuse(spira_context ctx, const long long *at, int32_t nslices)
 
 /* The slice widths scanned into at (device scratch w and at, nslices + 1 each, CUB's
  * storage after them), *slots = at[nslices] (waited for). */
-spira_status slice_slots(spira_context ctx, const spira__csr_dev *dA, const sell_dev *d,
+spira_status slice_slots(spira_context ctx, const spira__csr_dev *dA, const spira__sell *d,
                          long long *w, long long *at, void *temp, size_t temp_bytes,
                          int64_t *slots)
 {
@@ -191,9 +322,9 @@ spira_status slice_slots(spira_context ctx, const spira__csr_dev *dA, const sell
     return SPIRA_OK;
 }
 
-/* The host conversion's steps (sell.c) on the GPU, with the scratch of the widths and
- * their scan in one stream-ordered block. */
-spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, sell_dev *d,
+/* The host conversion's steps (sell.c) on the GPU into d, the layout in handle dev, with
+ * the scratch of the widths and their scan in one stream-ordered block. */
+spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira__sell *d,
                              void *dev, int32_t K, int64_t *out_slots)
 {
     const size_t wb = spira_sort::aligned(((size_t)d->nslices + 1) * sizeof(long long));
@@ -229,7 +360,8 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
                                    const spira__csr_dev *dA, const char *opts, void *dev,
                                    size_t *bytes)
 {
-    sell_dev *d = (sell_dev *)dev;
+    sell_dev *h = (sell_dev *)dev;
+    spira__sell *d = &h->s;
     SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, &d->sigma));
     d->nrows = A->nrows, d->ncols = A->ncols, d->nnz = A->nnz, d->dtype = A->dtype;
     d->nslices = (int32_t)(((int64_t)A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C);
@@ -256,18 +388,26 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
     int64_t slots = 0;
     SPIRA__TRY(sell_build_rows(ctx, dA, d, dev, K, &slots));
     *bytes = spira__sell_bytes_of(d->nrows, d->nslices, slots, d->dtype);
-    return SPIRA_OK;
+    /* the wide slices from the slice pointers just built (host copy, nslices + 1) */
+    const size_t spb = ((size_t)d->nslices + 1) * sizeof(int32_t);
+    int32_t *sp = (int32_t *)spira__malloc(spb);
+    if (!sp) return spira__nomem(ctx, "SELL slice pointers (host copy)", spb);
+    spira_status r = spira__cuda_download(ctx, sp, d->slice_ptr, spb);
+    if (r == SPIRA_OK) r = wide_plan(ctx, sp, h);
+    spira__free(sp);
+    return r;
 }
 
 static const char *sell_dev_stats(const void *dev)
 {
-    return ((const sell_dev *)dev)->stats;
+    return ((const sell_dev *)dev)->s.stats;
 }
 
 static spira_status sell_dev_upload(spira_context ctx, const void *layout, void *dev)
 {
     const spira__sell *h = (const spira__sell *)layout;
-    sell_dev *d = (sell_dev *)dev;
+    sell_dev *hd = (sell_dev *)dev;
+    spira__sell *d = &hd->s;
     *d = *h; /* sizes and stats; the arrays are cloned below */
     d->slice_ptr = d->perm = d->cols = NULL;
     d->vals = NULL;
@@ -279,15 +419,16 @@ static spira_status sell_dev_upload(spira_context ctx, const void *layout, void 
         {&d->cols, h->cols, slots * sizeof(int32_t), "SELL columns"},
         {&d->vals, h->vals, slots * spira_dtype_size(h->dtype), "SELL values"},
     };
-    return SPIRA__DEV_CLONE(ctx, dev, arrays);
+    SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
+    return wide_plan(ctx, h->slice_ptr, hd);
 }
 
 static spira_status sell_dev_apply(spira_context ctx, void *dev, double alpha, const void *x,
                                    double beta, void *y)
 {
     const sell_dev *d = (const sell_dev *)dev;
-    if (d->nrows == 0) return SPIRA_OK;
-    return d->dtype == SPIRA_R64 ? sell_launch<double>(ctx, d, alpha, x, beta, y)
+    if (d->s.nrows == 0) return SPIRA_OK;
+    return d->s.dtype == SPIRA_R64 ? sell_launch<double>(ctx, d, alpha, x, beta, y)
                                  : sell_launch<float>(ctx, d, alpha, x, beta, y);
 }
 
