@@ -4,11 +4,13 @@
  *
  * Building is a stable counting sort by row, then a sort of each row that is out of
  * order; memory is O(nnz + rows) whatever the number of columns (a 10 x 2e9 matrix with
- * a few entries must not allocate per column).
+ * a few entries must not allocate per column). Transposing is a counting sort by column
+ * (A^T has a row per column), in parallel over blocks of rows when A is large.
  */
 #include "spira_impl.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,30 +288,97 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
     return s;
 }
 
+/* Below this many entries a transpose is one thread's: a team costs more than it saves. */
+#define TRANSPOSE_PARALLEL_NNZ 100000
+
+/* Threads for a transpose of A: each keeps a cursor per row of A^T (per column of A), so
+ * there are at most nnz / (ncols + 1) of them: their cursors take no more memory than the
+ * column indices do, and a matrix with far more columns than entries gets one. */
+static int transpose_threads(const spira__csr *A)
+{
+    if (A->nnz < TRANSPOSE_PARALLEL_NNZ) return 1;
+    int64_t t = omp_get_max_threads(), cap = (int64_t)A->nnz / ((int64_t)A->ncols + 1);
+    if (t > cap) t = cap;
+    if (t > A->nrows) t = A->nrows;
+    return t < 1 ? 1 : (int)t;
+}
+
+/* The first row of part t of n: where the entries before it reach t/n of the total. */
+static int32_t transpose_split(const spira__csr *A, int t, int n)
+{
+    if (t >= n) return A->nrows;
+    const int64_t target = (int64_t)A->nnz * t / n;
+    int32_t lo = 0, hi = A->nrows; /* the first row i with row_ptr[i] >= target */
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (A->row_ptr[mid] < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Rows [r0, r1) of A into A^T at the cursors cur (one per column of A, advanced). */
+#define SPIRA__TRANSPOSE_SCATTER(T)                                                      \
+    do {                                                                                 \
+        const T *v = (const T *)A->val;                                                  \
+        T *o = (T *)AT->val;                                                             \
+        for (int32_t i = r0; i < r1; i++)                                                \
+            for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {                \
+                const int32_t pos = cur[A->col_idx[k]]++;                                \
+                AT->col_idx[pos] = i;                                                    \
+                if (v) o[pos] = v[k];                                                    \
+            }                                                                            \
+    } while (0)
+
+/* A counting sort by column, in parallel over row blocks: each thread counts its rows'
+ * columns, the counts are summed into A^T's row pointers and turned into each thread's
+ * first slot in every row of A^T (thread 0's first), and each thread scatters its rows.
+ * Rows of A^T list A's rows in increasing order, as one thread would, whatever the team. */
 spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT)
 {
     SPIRA__TRY(csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype, A->val != NULL));
-    int32_t *next = NULL;
-    spira_status s = spira__alloc(ctx, (void **)&next, (size_t)A->ncols + 1, sizeof(int32_t),
+    const int nt = transpose_threads(A);
+    const size_t w = (size_t)A->ncols + 1;
+    int32_t *cursors = NULL; /* nt x w: thread t's next slot in each row of A^T */
+    spira_status s = spira__alloc(ctx, (void **)&cursors, (size_t)nt * w, sizeof(int32_t),
                                   "transpose cursors");
     if (s != SPIRA_OK) {
         spira__csr_free(AT);
         return s;
     }
-    memset(AT->row_ptr, 0, ((size_t)A->ncols + 1) * sizeof(int32_t));
-    for (int32_t k = 0; k < A->nnz; k++) AT->row_ptr[A->col_idx[k] + 1]++;
-    for (int32_t j = 0; j < A->ncols; j++) AT->row_ptr[j + 1] += AT->row_ptr[j];
-    memcpy(next, AT->row_ptr, ((size_t)A->ncols + 1) * sizeof(int32_t));
-    size_t es = spira_dtype_size(A->dtype);
-    for (int32_t i = 0; i < A->nrows; i++)
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            int32_t pos = next[A->col_idx[k]]++;
-            AT->col_idx[pos] = i;
-            if (A->val)
-                memcpy((char *)AT->val + (size_t)pos * es, (const char *)A->val + (size_t)k * es,
-                       es);
+    int32_t *rp = AT->row_ptr;
+#pragma omp parallel num_threads(nt)
+    {
+        const int t = omp_get_thread_num(), n = omp_get_num_threads(); /* n <= nt */
+        const int32_t r0 = transpose_split(A, t, n), r1 = transpose_split(A, t + 1, n);
+        int32_t *cur = cursors + (size_t)t * w;
+        memset(cur, 0, w * sizeof *cur);
+        for (int32_t k = A->row_ptr[r0]; k < A->row_ptr[r1]; k++) cur[A->col_idx[k]]++;
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int32_t j = 0; j < A->ncols; j++) {
+            int32_t total = 0;
+            for (int u = 0; u < n; u++) total += cursors[(size_t)u * w + j];
+            rp[j + 1] = total;
         }
-    spira__free(next);
+#pragma omp single
+        {
+            rp[0] = 0;
+            for (int32_t j = 0; j < A->ncols; j++) rp[j + 1] += rp[j];
+        }
+#pragma omp for schedule(static)
+        for (int32_t j = 0; j < A->ncols; j++) {
+            int32_t at = rp[j];
+            for (int u = 0; u < n; u++) {
+                const int32_t c = cursors[(size_t)u * w + j];
+                cursors[(size_t)u * w + j] = at;
+                at += c;
+            }
+        }
+        if (A->dtype == SPIRA_R64) SPIRA__TRANSPOSE_SCATTER(double);
+        else SPIRA__TRANSPOSE_SCATTER(float);
+    }
+    spira__free(cursors);
     return SPIRA_OK;
 }
 

@@ -48,7 +48,51 @@ static void transition_destroy(void *p)
     spira__free(t);
 }
 
-/* P^T and d from G, on the host. */
+/* inv[i] = 1 / s_i, or 0 for a dangling row; returns the first row (in order) whose weights
+ * are not all finite and >= 0 or do not sum to a finite value, nrows if none. Rows in
+ * parallel on a large graph; the row returned is the one a scan in order stops at. */
+static int32_t row_sums(const spira__csr *c, double *inv)
+{
+    int32_t bad = c->nrows;
+#pragma omp parallel for schedule(static) reduction(min : bad) if (c->nnz > 100000)
+    for (int32_t i = 0; i < c->nrows; i++) {
+        double sum = 0;
+        int ok = 1;
+        for (int32_t k = c->row_ptr[i]; ok && k < c->row_ptr[i + 1]; k++) {
+            const double w = spira__get(c->val, c->dtype, k);
+            ok = isfinite(w) && w >= 0;
+            sum += w;
+        }
+        if (!ok || !isfinite(sum)) bad = i < bad ? i : bad;
+        inv[i] = sum > 0 ? 1.0 / sum : 0.0;
+    }
+    return bad;
+}
+
+/* The error row_sums found in row i: its first weight that is not finite or negative, or
+ * else its sum. */
+static spira_status row_error(spira_context ctx, const spira__csr *c, int32_t i)
+{
+    double sum = 0;
+    for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++) {
+        const double w = spira__get(c->val, c->dtype, k);
+        if (!isfinite(w))
+            return spira__error(ctx, SPIRA_ERR_NONFINITE,
+                                "PageRank: edge weight G(%d,%d) = %g (1-based) is not finite",
+                                i + 1, c->col_idx[k] + 1, w);
+        if (w < 0)
+            return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                                "PageRank: negative edge weight G(%d,%d) = %g (1-based); "
+                                "weights must be >= 0",
+                                i + 1, c->col_idx[k] + 1, w);
+        sum += w;
+    }
+    return spira__error(ctx, SPIRA_ERR_NONFINITE,
+                        "PageRank: the weights of row %d (1-based) sum to %g", i + 1, sum);
+}
+
+/* P^T and d from G, on the host (in parallel where it pays: the transpose and the passes
+ * over the entries). */
 static spira_status transition_build(spira_matrix G, transition **out)
 {
     spira_context ctx = G->ctx;
@@ -58,35 +102,17 @@ static spira_status transition_build(spira_matrix G, transition **out)
     transition *t = NULL;
     spira_status s = spira__alloc(ctx, (void **)&inv, (size_t)c->nrows, sizeof *inv,
                                   "PageRank row sums");
-    for (int32_t i = 0; s == SPIRA_OK && i < c->nrows; i++) {
-        double sum = 0;
-        for (int32_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++) {
-            double w = spira__get(c->val, c->dtype, k);
-            if (!isfinite(w)) {
-                s = spira__error(ctx, SPIRA_ERR_NONFINITE,
-                                 "PageRank: edge weight G(%d,%d) = %g (1-based) is not finite",
-                                 i + 1, c->col_idx[k] + 1, w);
-                break;
-            }
-            if (w < 0) {
-                s = spira__error(ctx, SPIRA_ERR_INVALID_ARG,
-                                 "PageRank: negative edge weight G(%d,%d) = %g (1-based); "
-                                 "weights must be >= 0",
-                                 i + 1, c->col_idx[k] + 1, w);
-                break;
-            }
-            sum += w;
-        }
-        if (s == SPIRA_OK && !isfinite(sum))
-            s = spira__error(ctx, SPIRA_ERR_NONFINITE,
-                             "PageRank: the weights of row %d (1-based) sum to %g", i + 1, sum);
-        if (s == SPIRA_OK) inv[i] = sum > 0 ? 1.0 / sum : 0.0;
+    if (s == SPIRA_OK) {
+        const int32_t bad = row_sums(c, inv);
+        if (bad < c->nrows) s = row_error(ctx, c, bad);
     }
     /* P^T(j,i) = G(i,j) / s_i: transpose, then scale each entry by its column's 1/s */
     if (s == SPIRA_OK) s = spira__csr_transpose(ctx, c, &PT);
-    if (s == SPIRA_OK)
+    if (s == SPIRA_OK) {
+#pragma omp parallel for schedule(static) if (PT.nnz > 100000)
         for (int32_t k = 0; k < PT.nnz; k++)
             spira__set(PT.val, PT.dtype, k, spira__get(PT.val, PT.dtype, k) * inv[PT.col_idx[k]]);
+    }
     if (s == SPIRA_OK && !(t = spira__calloc(1, sizeof *t)))
         s = spira__nomem(ctx, "PageRank transition", sizeof *t);
     if (s == SPIRA_OK) {

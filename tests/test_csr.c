@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,42 @@ START_TEST(transpose_twice_is_identity)
 }
 END_TEST
 
+/* A transpose large enough to run on a team (lib/csr.c: 100,000 entries and more) gives
+ * the one-thread layout bit for bit with 2 and 3 threads, in both precisions, and
+ * transposing back gives A. */
+START_TEST(transpose_in_parallel_matches_one_thread)
+{
+    spira_context ctx = tu_cpu();
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    const size_t es = spira_dtype_size(t);
+    spira_matrix A = tu_random_square(ctx, 20000, 6e-4, 0, t, tu_seed() + 7u * (unsigned)_i);
+    ck_assert_int_gt(A->csr.nnz, 200000);
+    const int threads = omp_get_max_threads();
+    spira_matrix T[3];
+    for (int n = 1; n <= 3; n++) {
+        omp_set_num_threads(n);
+        ck_assert_int_eq(spira_matrix_transpose(A, &T[n - 1]), SPIRA_OK);
+    }
+    omp_set_num_threads(threads);
+    const spira__csr *one = &T[0]->csr;
+    for (int n = 2; n <= 3; n++) {
+        const spira__csr *c = &T[n - 1]->csr;
+        ck_assert_mem_eq(c->row_ptr, one->row_ptr, ((size_t)one->nrows + 1) * sizeof(int32_t));
+        ck_assert_mem_eq(c->col_idx, one->col_idx, (size_t)one->nnz * sizeof(int32_t));
+        ck_assert_mem_eq(c->val, one->val, (size_t)one->nnz * es);
+    }
+    spira_matrix TT;
+    ck_assert_int_eq(spira_matrix_transpose(T[2], &TT), SPIRA_OK);
+    ck_assert_mem_eq(TT->csr.row_ptr, A->csr.row_ptr, ((size_t)A->csr.nrows + 1) * sizeof(int32_t));
+    ck_assert_mem_eq(TT->csr.col_idx, A->csr.col_idx, (size_t)A->csr.nnz * sizeof(int32_t));
+    ck_assert_mem_eq(TT->csr.val, A->csr.val, (size_t)A->csr.nnz * es);
+    for (int n = 0; n < 3; n++) spira_matrix_destroy(T[n]);
+    spira_matrix_destroy(TT);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(laplacian_rows_sum)
 {
     spira_context ctx = tu_cpu();
@@ -221,6 +258,7 @@ Suite *suite_csr(void)
     tcase_add_test(tc, laplacian_rows_sum);
     tcase_add_test(tc, very_wide_matrix);
     tcase_add_loop_test(tc, transpose_twice_is_identity, 0, tu_nshapes);
+    tcase_add_loop_test(tc, transpose_in_parallel_matches_one_thread, 0, 2);
     tcase_add_loop_test(tc, reference_spmv_float_vs_double, 0, tu_nshapes);
     suite_add_tcase(s, tc);
     return s;

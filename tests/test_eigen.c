@@ -397,6 +397,39 @@ START_TEST(pagerank_cache_maxit_guess)
 }
 END_TEST
 
+/* On a graph large enough for the row sums to run on a team (solvers/pagerank.c), the error
+ * names the first bad row in order, as a serial scan would: a NaN in row 40,000 and a
+ * negative weight in row 90,000 report the NaN; without it, the negative weight. */
+START_TEST(pagerank_errors_first_row_in_order)
+{
+    spira_context ctx = tu_cpu();
+    const int32_t n = 100000, per = 2;
+    int32_t *ri = malloc((size_t)n * per * sizeof *ri), *ci = malloc((size_t)n * per * sizeof *ci);
+    double *v = malloc((size_t)n * per * sizeof *v);
+    ck_assert(ri && ci && v);
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t k = 0; k < per; k++) {
+            ri[i * per + k] = i, ci[i * per + k] = (i + 1 + k) % n;
+            v[i * per + k] = 1.0;
+        }
+    v[90000 * per + 1] = -3;
+    spira_vector r;
+    ck_assert_int_eq(spira_vector_create(ctx, n, SPIRA_R64, &r), SPIRA_OK);
+    for (int nan_too = 1; nan_too >= 0; nan_too--) {
+        v[40000 * per] = nan_too ? NAN : 1.0;
+        spira_matrix G = coo(ctx, n, n * per, ri, ci, v, SPIRA_R64);
+        ck_assert_int_eq(spira_pagerank(G, r, NULL, NULL),
+                         nan_too ? SPIRA_ERR_NONFINITE : SPIRA_ERR_INVALID_ARG);
+        ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), nan_too ? "G(40001,40002)"
+                                                                    : "G(90001,90003) = -3"));
+        spira_matrix_destroy(G);
+    }
+    spira_vector_destroy(r);
+    free(ri), free(ci), free(v);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(pagerank_errors)
 {
     spira_context ctx = tu_cpu();
@@ -500,6 +533,7 @@ Suite *suite_eigen(void)
     tcase_add_loop_test(tc, pagerank_random_vs_dense, 0, 2);
     tcase_add_test(tc, pagerank_cache_maxit_guess);
     tcase_add_test(tc, pagerank_errors);
+    tcase_add_test(tc, pagerank_errors_first_row_in_order);
     tcase_add_test(tc, pagerank_alloc_failures);
     suite_add_tcase(s, tc);
     return s;
