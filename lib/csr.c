@@ -66,24 +66,34 @@ int spira__csr_asymmetry(const spira__csr *A, double rel, int32_t *pi, int32_t *
     return 0;
 }
 
+/* Below this many entries a pass over them is one thread's. */
+#define CSR_PARALLEL_NNZ 100000
+
 spira_status spira__csr_empty_line(spira_context ctx, const spira__csr *A, int32_t *line,
                                    int *is_col)
 {
     *line = -1;
     *is_col = 0;
+    int32_t row = A->nrows; /* the first row without a nonzero value, in parallel */
+#pragma omp parallel for schedule(static) reduction(min : row) if (A->nnz > CSR_PARALLEL_NNZ)
     for (int32_t i = 0; i < A->nrows; i++) {
         int32_t k = A->row_ptr[i];
         while (k < A->row_ptr[i + 1] && spira__get(A->val, A->dtype, k) == 0) k++;
-        if (k == A->row_ptr[i + 1]) {
-            *line = i;
-            return SPIRA_OK;
-        }
+        if (k == A->row_ptr[i + 1] && i < row) row = i;
+    }
+    if (row < A->nrows) {
+        *line = row;
+        return SPIRA_OK;
     }
     unsigned char *seen;
     SPIRA__TRY(spira__alloc(ctx, (void **)&seen, (size_t)A->ncols + 1, 1, "column marks"));
     memset(seen, 0, (size_t)A->ncols);
+#pragma omp parallel for schedule(static) if (A->nnz > CSR_PARALLEL_NNZ)
     for (int32_t k = 0; k < A->nnz; k++)
-        if (spira__get(A->val, A->dtype, k) != 0) seen[A->col_idx[k]] = 1;
+        if (spira__get(A->val, A->dtype, k) != 0) {
+#pragma omp atomic write
+            seen[A->col_idx[k]] = 1;
+        }
     for (int32_t j = 0; j < A->ncols && *line < 0; j++)
         if (!seen[j]) {
             *line = j;
@@ -288,15 +298,13 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
     return s;
 }
 
-/* Below this many entries a transpose is one thread's: a team costs more than it saves. */
-#define TRANSPOSE_PARALLEL_NNZ 100000
 
 /* Threads for a transpose of A: each keeps a cursor per row of A^T (per column of A), so
  * there are at most nnz / (ncols + 1) of them: their cursors take no more memory than the
  * column indices do, and a matrix with far more columns than entries gets one. */
 static int transpose_threads(const spira__csr *A)
 {
-    if (A->nnz < TRANSPOSE_PARALLEL_NNZ) return 1;
+    if (A->nnz < CSR_PARALLEL_NNZ) return 1;
     int64_t t = omp_get_max_threads(), cap = (int64_t)A->nnz / ((int64_t)A->ncols + 1);
     if (t > cap) t = cap;
     if (t > A->nrows) t = A->nrows;

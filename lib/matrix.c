@@ -22,6 +22,17 @@ spira_status spira__matrix_wrap(spira_context ctx, spira__csr *csr, int symmetri
     return SPIRA_OK;
 }
 
+spira_status spira__matrix_empty_line(spira_matrix A, int32_t *line, int *is_col)
+{
+    if (!A->empty.known) {
+        SPIRA__TRY(spira__csr_empty_line(A->ctx, &A->csr, &A->empty.line, &A->empty.is_col));
+        A->empty.known = 1;
+    }
+    *line = A->empty.line;
+    *is_col = A->empty.is_col;
+    return SPIRA_OK;
+}
+
 spira_status spira_matrix_from_csr(spira_context ctx, int64_t nrows, int64_t ncols,
                                    const int32_t *row_ptr, const int32_t *col_idx,
                                    const void *val, spira_dtype dtype, spira_matrix *A)

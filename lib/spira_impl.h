@@ -324,6 +324,10 @@ struct spira_matrix_s {
     double select_ms;         /* what choosing it cost "auto" (spira_matrix_info.select_ms) */
     int64_t multiplies;       /* SpMVs made with A's plans, any format (spmv/ counts them) */
     spira__autosel autosel;   /* "auto" (spmv/auto.c) */
+    struct {                  /* spira__matrix_empty_line's answer, once known */
+        int known, is_col;
+        int32_t line;
+    } empty;
     spira__cache_entry *cache;
 };
 
@@ -335,6 +339,10 @@ spira_status spira__matrix_cache_put(spira_matrix A, const char *key, void *plan
 /* Remove and destroy the entry with key, if any (benchmarks free one format's plan
  * before building the next). */
 void spira__matrix_cache_drop(spira_matrix A, const char *key);
+/* A's first row, else column, without a nonzero value (spira__csr_empty_line; *line -1 if
+ * none), scanned once: a matrix never changes, and the scan is a pass over the entries
+ * that every solve of a large matrix would otherwise pay on the host. */
+spira_status spira__matrix_empty_line(spira_matrix A, int32_t *line, int *is_col);
 /* Wrap a canonical CSR (taken over) into a new matrix handle. */
 spira_status spira__matrix_wrap(spira_context ctx, spira__csr *csr, int symmetric,
                                 spira_matrix *A);

@@ -277,7 +277,7 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
         /* no solver can win on a matrix with a zero row or column: refused before any setup */
         int32_t line;
         int is_col;
-        SPIRA__TRY(spira__csr_empty_line(A->ctx, &A->csr, &line, &is_col));
+        SPIRA__TRY(spira__matrix_empty_line(A, &line, &is_col));
         if (line >= 0)
             return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG,
                                 "A is structurally singular: its %s %d (0-based) has no nonzero "
