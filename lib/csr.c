@@ -188,7 +188,7 @@ int32_t spira__csr_longest_unsorted(const spira__csr *A, int32_t r0, int32_t r1)
     return longest;
 }
 
-static spira_status csr_sort_rows(spira_context ctx, spira__csr *A)
+spira_status spira__csr_sort_rows(spira_context ctx, spira__csr *A)
 {
     int32_t longest = spira__csr_longest_unsorted(A, 0, A->nrows);
     if (longest == 0) return SPIRA_OK;
@@ -244,7 +244,7 @@ spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols
         spira__set(out->val, dtype, pos, val ? spira__get(val, dtype, k) : 1.0);
     }
     spira__free(next);
-    s = csr_sort_rows(ctx, out);
+    s = spira__csr_sort_rows(ctx, out);
     if (s != SPIRA_OK) {
         spira__csr_free(out);
         return s;

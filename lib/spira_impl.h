@@ -247,6 +247,9 @@ typedef struct {
     int32_t col, pos;
 } spira__col_pos;
 void spira__csr_sort_row(spira__csr *A, int32_t b, int32_t len, spira__col_pos *keys, char *vals);
+/* Sort the columns of every row of A that is out of order (values alongside, stably),
+ * through one buffer sized by the longest such row. */
+spira_status spira__csr_sort_rows(spira_context ctx, spira__csr *A);
 void spira__csr_merge_duplicates(spira__csr *A);
 /* Value k of a dtype array as double, and the store. */
 static inline double spira__get(const void *v, spira_dtype t, int64_t k)

@@ -201,23 +201,10 @@ static spira_status ic_upper(const spira__ilu_factor *f, const spira__csr *ml, s
 }
 
 /* M_L's columns through the factor's row permutation: (i, perm[j]), each row sorted again. */
-static void permute_columns(const spira__ilu_factor *f, spira__csr *ml)
+static spira_status permute_columns(const spira__ilu_factor *f, spira__csr *ml)
 {
     for (int32_t k = 0; k < ml->nnz; k++) ml->col_idx[k] = f->perm[ml->col_idx[k]];
-    const size_t es = spira_dtype_size(ml->dtype);
-    for (int32_t i = 0; i < ml->nrows; i++) /* rows are short (<= SPIRA_ISAI_MAX_ROW) */
-        for (int32_t a = ml->row_ptr[i] + 1; a < ml->row_ptr[i + 1]; a++) {
-            const int32_t c = ml->col_idx[a];
-            char x[8];
-            memcpy(x, (char *)ml->val + (size_t)a * es, es);
-            int32_t b = a;
-            for (; b > ml->row_ptr[i] && ml->col_idx[b - 1] > c; b--) {
-                ml->col_idx[b] = ml->col_idx[b - 1];
-                memcpy((char *)ml->val + (size_t)b * es, (char *)ml->val + (size_t)(b - 1) * es, es);
-            }
-            ml->col_idx[b] = c;
-            memcpy((char *)ml->val + (size_t)b * es, x, es);
-        }
+    return spira__csr_sort_rows(f->ctx, ml);
 }
 
 spira_status spira__isai_build(const spira__ilu_factor *f, spira__csr *ml, spira__csr *mu)
@@ -228,7 +215,10 @@ spira_status spira__isai_build(const spira__ilu_factor *f, spira__csr *ml, spira
     SPIRA__TRY(longest_row(f, &kmax));
     SPIRA__TRY(isai_part(f, 0, kmax, ml));
     spira_status s = f->ic ? ic_upper(f, ml, mu) : isai_part(f, 1, kmax, mu);
-    if (s == SPIRA_OK && f->perm) permute_columns(f, ml);
-    if (s != SPIRA_OK) spira__csr_free(ml);
+    if (s == SPIRA_OK && f->perm) s = permute_columns(f, ml);
+    if (s != SPIRA_OK) {
+        spira__csr_free(ml);
+        spira__csr_free(mu);
+    }
     return s;
 }
