@@ -12,11 +12,11 @@
  * rounding drift in that sum contracts by alpha each step; the result is renormalized at
  * the end and the drift reported (info->sum_error). Stops when ||x_{k+1} - x_k||_1 <= tol.
  *
- * P^T is built once on the host (a transpose and a scaling) as a spira_matrix in G's SpMV
- * format (under "auto", chosen from P^T's own rows) and cached in G under
- * "pagerank:transition" with d: later calls on G pay nothing but the SpMV plan (itself
- * cached in P^T). Negative weights are refused, naming the entry; NaN/Inf weights are
- * SPIRA_ERR_NONFINITE.
+ * P^T is built once on the host (a transpose and a scaling, both threaded) as a
+ * spira_matrix in G's SpMV format (under "auto", chosen from P^T's own rows) and cached in
+ * G under "pagerank:transition" with d: later calls on G pay nothing but the SpMV plan
+ * (itself cached in P^T). Negative weights are refused, naming the entry; NaN/Inf weights
+ * are SPIRA_ERR_NONFINITE.
  *
  * Per iteration, through lib/'s BLAS-1 and the SpMV plan only: one SpMV and one fused
  * pass (spira__pagerank_update: the teleport axpy, the difference, its 1-norm and the next
