@@ -386,6 +386,52 @@ START_TEST(solve_refuses_structurally_singular)
 }
 END_TEST
 
+/* The same check on a matrix large enough to be scanned by a team (lib/csr.c): the first
+ * empty row or column in order is named, an explicit zero counts as empty, and a matrix
+ * that passes is scanned once (a second solve finds the answer kept in it). */
+START_TEST(solve_refuses_structurally_singular_large)
+{
+    spira_context ctx = tu_cpu();
+    const int32_t n = 60000;
+    int32_t *ri = malloc(3 * (size_t)n * sizeof *ri), *ci = malloc(3 * (size_t)n * sizeof *ci);
+    double *v = malloc(3 * (size_t)n * sizeof *v);
+    ck_assert(ri && ci && v);
+    spira_vector b, x;
+    spira_vector_create(ctx, n, SPIRA_R64, &b);
+    spira_vector_create(ctx, n, SPIRA_R64, &x);
+    spira_vector_fill(b, 1);
+    /* tridiagonal, then: rows 41234 and 50001 zeroed (the first is named); column 30000's
+     * entries dropped (named when no row is empty); nothing (solved) */
+    for (int c = 0; c < 3; c++) {
+        int32_t nnz = 0;
+        for (int32_t i = 0; i < n; i++)
+            for (int32_t j = i - 1; j <= i + 1; j++) {
+                if (j < 0 || j >= n || (c == 1 && j == 30000)) continue;
+                ri[nnz] = i, ci[nnz] = j;
+                v[nnz++] = c == 0 && (i == 41234 || i == 50001) ? 0.0 : i == j ? 4.0 : -1.0;
+            }
+        spira_matrix A;
+        ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, nnz, ri, ci, v, SPIRA_R64, &A), SPIRA_OK);
+        ck_assert_int_gt(A->csr.nnz, 100000);
+        for (int again = 0; again < 2; again++) {
+            spira_vector_fill(x, 0);
+            const spira_status s = spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, NULL);
+            if (c < 2) {
+                ck_assert_int_eq(s, SPIRA_ERR_INVALID_ARG);
+                tu_assert_error_has(ctx, c == 0 ? "its row 41234 (0-based)" : "its column 30000 (0-based)");
+            } else {
+                ck_assert_int_eq(s, SPIRA_OK);
+            }
+            ck_assert_int_eq(A->empty.known, 1);
+        }
+        spira_matrix_destroy(A);
+    }
+    spira_vector_destroy(x), spira_vector_destroy(b);
+    free(ri), free(ci), free(v);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* NaN inside A stops the solve with a typed status at once, not at the iteration limit. */
 START_TEST(cg_nan_in_matrix)
 {
@@ -544,6 +590,7 @@ Suite *suite_solvers(void)
     tcase_add_test(tc, solve_bad_inputs);
     tcase_add_test(tc, cg_nan_in_matrix);
     tcase_add_test(tc, solve_refuses_structurally_singular);
+    tcase_add_test(tc, solve_refuses_structurally_singular_large);
     tcase_add_test(tc, solve_opts_checked);
     tcase_add_test(tc, hopeless_solves_stop);
     tcase_add_test(tc, stagnation_window_grows_with_n);
