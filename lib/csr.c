@@ -10,9 +10,11 @@
 #include "spira_impl.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 spira_status spira__check_dims(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz)
 {
@@ -298,14 +300,18 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
     return s;
 }
 
-
 /* Threads for a transpose of A: each keeps a cursor per row of A^T (per column of A), so
  * there are at most nnz / (ncols + 1) of them: their cursors take no more memory than the
  * column indices do, and a matrix with far more columns than entries gets one. */
 static int transpose_threads(const spira__csr *A)
 {
     if (A->nnz < CSR_PARALLEL_NNZ) return 1;
-    int64_t t = omp_get_max_threads(), cap = (int64_t)A->nnz / ((int64_t)A->ncols + 1);
+#ifdef _OPENMP
+    int64_t t = omp_get_max_threads();
+#else
+    int64_t t = 1;
+#endif
+    const int64_t cap = (int64_t)A->nnz / ((int64_t)A->ncols + 1);
     if (t > cap) t = cap;
     if (t > A->nrows) t = A->nrows;
     return t < 1 ? 1 : (int)t;
@@ -357,7 +363,11 @@ spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira_
     int32_t *rp = AT->row_ptr;
 #pragma omp parallel num_threads(nt)
     {
+#ifdef _OPENMP
         const int t = omp_get_thread_num(), n = omp_get_num_threads(); /* n <= nt */
+#else
+        const int t = 0, n = 1;
+#endif
         const int32_t r0 = transpose_split(A, t, n), r1 = transpose_split(A, t + 1, n);
         int32_t *cur = cursors + (size_t)t * w;
         memset(cur, 0, w * sizeof *cur);
