@@ -5,8 +5,8 @@
 #   bash bench/carry-build.sh BUILD_DIR [DEST [OLD_BUILD_DIR]]
 # DEST (default .device-run, ignored by git: add /.device-*/ to .git/info/exclude) gets
 #   bin/      the GPU test programs (check_gpu, check_gpu_devices, check_dist if built),
-#             bench/dist-costs if built, and the drivers (spira-spmv, spira-solve,
-#             spira-pagerank, spira-gf2), stripped
+#             bench/dist-costs, trisolve-bench and mmread-bench if built, and the
+#             drivers (spira-spmv, spira-solve, spira-pagerank, spira-gf2), stripped
 #   new/lib/  libspira.so.0 of BUILD_DIR, Check's libsubunit.so.0 and METIS's libmetis.so.5
 #             if linked (the GPU machine has neither)
 #   old/lib/  with OLD_BUILD_DIR, that build's libspira.so.0: the drivers run against it
@@ -37,7 +37,8 @@ for name in libsubunit libmetis; do
   f=$(ldd "$build/tests/check_gpu" "$(lib "$build")" 2>/dev/null | awk -v n="$name" '$1 ~ n {print $3; exit}')
   [ -z "$f" ] || cp -L "$f" "$dest/new/lib/"
 done
-for p in tests/check_gpu tests/check_gpu_devices tests/check_dist bench/dist-costs; do
+for p in tests/check_gpu tests/check_gpu_devices tests/check_dist bench/dist-costs \
+         bench/trisolve-bench bench/mmread-bench; do
   [ -x "$build/$p" ] && cp "$build/$p" "$dest/bin/"
 done
 for p in spira-spmv spira-solve spira-pagerank spira-gf2; do

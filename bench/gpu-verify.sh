@@ -2,17 +2,18 @@
 # gpu-verify.sh - one GPU batch over a build carried by bench/carry-build.sh (nothing is
 # compiled on the GPU machine): the whole GPU suite case by case, compute-sanitizer on the
 # SpMV kernels and the ILU applies, and the benchmarks of what changed most recently
-# (merge against cuSPARSE on the generated irregular matrices, exact solves / Jacobi sweeps
-# / ISAI). From the source root on the GPU machine:
+# (merge and sell against cuSPARSE on the generated irregular matrices, PageRank on R-MAT
+# 2^20 at defaults and with RCM, exact solves / Jacobi sweeps / ISAI). From the source
+# root on the GPU machine:
 #   bash bench/gpu-verify.sh [CARRY_DIR [OUT_DIR]]          (defaults .device-run, $OUT)
-# STAGES="suite sanitize spmv trisolve" picks stages (default all); on a machine with two
+# STAGES="suite sanitize spmv pagerank trisolve" picks stages (default all); on two
 # GPUs or more, STAGES="devices" runs check_gpu_devices and the GF(2) sequence on 1 and 2
 # devices. Writes a log a stage into OUT_DIR and a line a result into OUT_DIR/summary.txt.
 set -uo pipefail
 root=$(pwd)
 carry=${1:-.device-run}
 out=${2:-${OUT:-/tmp/out}}
-stages=${STAGES:-suite sanitize spmv trisolve}
+stages=${STAGES:-suite sanitize spmv pagerank trisolve}
 [ -f "$carry/env.sh" ] || { echo "gpu-verify.sh: no $carry/env.sh (bench/carry-build.sh)" >&2; exit 2; }
 # shellcheck disable=SC1091
 . "$carry/env.sh"
@@ -60,18 +61,32 @@ for st in $stages; do
     wait $gen
     for m in rmat-20 knn-400000 circuit-1000000; do
       "$bin/spira-spmv" --formats cusparse,auto,merge,merge:items=8,merge:items=16,hyb,sell \
-        --reps 50 "/tmp/verify/m/$m.mtx" >>"$out/spmv.txt" 2>&1
+        --reps 50 "/tmp/verify/m/$m.mtx" >/tmp/verify/spmv.txt 2>&1
+      cat /tmp/verify/spmv.txt >>"$out/spmv.txt"
+      note "spmv $m, ms: $(grep -E '^(cusparse|auto|merge|sell) ' /tmp/verify/spmv.txt | awk '{print $1, $7}' | tr '\n' ' ')"
       if [ -d "$carry/old/lib" ]; then
         echo "-- $m, old library" >>"$out/spmv.txt"
         LD_LIBRARY_PATH=$root/$carry/old/lib:$LD_LIBRARY_PATH "$bin/spira-spmv" \
-          --formats cusparse,merge --reps 50 "/tmp/verify/m/$m.mtx" >>"$out/spmv.txt" 2>&1
+          --formats cusparse,merge,sell --reps 50 "/tmp/verify/m/$m.mtx" >>"$out/spmv.txt" 2>&1
       fi
-      note "spmv $m: $(grep -E '^(cusparse|merge) ' "$out/spmv.txt" | tail -2 | awk '{print $1, $7}' | tr '\n' ' ')"
+    done
+    ;;
+  pagerank)
+    # at defaults on the R-MAT graph: the first solve of a process (kernels loaded on first
+    # launch) and the median of four more; the transition's setup (host threads); RCM's
+    wait $gen
+    for args in "" "--reorder rcm"; do
+      # shellcheck disable=SC2086
+      "$bin/spira-pagerank" /tmp/verify/m/rmat-20.mtx --top 0 --repeat 5 $args \
+        >/tmp/verify/pagerank.txt 2>&1
+      cat /tmp/verify/pagerank.txt >>"$out/pagerank.txt"
+      note "pagerank ${args:-default}: $(grep -E '^  (time|repeated|reorder) ' /tmp/verify/pagerank.txt | tr -s ' ' | tr '\n' ';')"
     done
     ;;
   trisolve)
-    mkdir -p /tmp/verify/build/examples
+    mkdir -p /tmp/verify/build/examples /tmp/verify/build/bench
     cp "$bin/spira-solve" /tmp/verify/build/examples/
+    [ -x "$bin/trisolve-bench" ] && cp "$bin/trisolve-bench" /tmp/verify/build/bench/
     bash "$root/bench/trisolve-sweeps.sh" /tmp/verify/build >"$out/trisolve.txt" 2>&1
     note "trisolve: exit $? ($(grep -c ' I ' "$out/trisolve.txt") ISAI lines)"
     ;;
