@@ -71,6 +71,69 @@ int spira__csr_asymmetry(const spira__csr *A, double rel, int32_t *pi, int32_t *
 /* Below this many entries a pass over them is one thread's. */
 #define CSR_PARALLEL_NNZ 100000
 
+/* This thread's number and its team's size (0 and 1 outside a team or without OpenMP). */
+static void team(int *t, int *n)
+{
+#ifdef _OPENMP
+    *t = omp_get_thread_num(), *n = omp_get_num_threads();
+#else
+    *t = 0, *n = 1;
+#endif
+}
+
+/* Threads for a pass over items that each need `room` items' worth of scratch (a cursor
+ * per bucket, a sort buffer): at most items / room of them, so that the scratch of all
+ * stays within the items' own size, and one below CSR_PARALLEL_NNZ items. */
+static int csr_threads(int64_t items, int64_t room)
+{
+    if (items < CSR_PARALLEL_NNZ) return 1;
+#ifdef _OPENMP
+    int64_t t = omp_get_max_threads();
+#else
+    int64_t t = 1;
+#endif
+    const int64_t cap = items / (room > 0 ? room : 1);
+    if (t > cap) t = cap;
+    return t < 1 ? 1 : (int)t;
+}
+
+/* Thread t of a team of n, in a stable counting sort of items by key (keys[k] in
+ * [0, nkeys)), the team's threads holding consecutive blocks of items in order, this
+ * one [first, end): counts its keys, then with the others turns the counts into ptr
+ * (nkeys + 1: each bucket's first slot) and into cursors (n rows of nkeys + 1: thread u's
+ * first slot in each bucket, after the threads before it), so that each thread scatters
+ * its items by cursors[t] and the result is the one-thread sort's for any team. Every
+ * thread of the team must call it (it holds the team's barriers). */
+static void sort_cursors(int t, int n, const int32_t *keys, int64_t first, int64_t end,
+                         int32_t nkeys, int32_t *ptr, int32_t *cursors)
+{
+    const size_t w = (size_t)nkeys + 1;
+    int32_t *cur = cursors + (size_t)t * w;
+    memset(cur, 0, w * sizeof *cur);
+    for (int64_t k = first; k < end; k++) cur[keys[k]]++;
+#pragma omp barrier
+#pragma omp for schedule(static)
+    for (int32_t j = 0; j < nkeys; j++) {
+        int32_t total = 0;
+        for (int u = 0; u < n; u++) total += cursors[(size_t)u * w + j];
+        ptr[j + 1] = total;
+    }
+#pragma omp single
+    {
+        ptr[0] = 0;
+        for (int32_t j = 0; j < nkeys; j++) ptr[j + 1] += ptr[j];
+    }
+#pragma omp for schedule(static)
+    for (int32_t j = 0; j < nkeys; j++) {
+        int32_t at = ptr[j];
+        for (int u = 0; u < n; u++) {
+            const int32_t c = cursors[(size_t)u * w + j];
+            cursors[(size_t)u * w + j] = at;
+            at += c;
+        }
+    }
+}
+
 spira_status spira__csr_empty_line(spira_context ctx, const spira__csr *A, int32_t *line,
                                    int *is_col)
 {
@@ -194,15 +257,29 @@ spira_status spira__csr_sort_rows(spira_context ctx, spira__csr *A)
 {
     int32_t longest = spira__csr_longest_unsorted(A, 0, A->nrows);
     if (longest == 0) return SPIRA_OK;
-    size_t es = spira_dtype_size(A->dtype);
+    const size_t es = spira_dtype_size(A->dtype);
+    const int nt = csr_threads(A->nnz, longest); /* a buffer of the longest row each */
     spira__col_pos *cp = NULL;
     char *vals = NULL;
-    spira_status s = spira__alloc(ctx, (void **)&cp, (size_t)longest, sizeof *cp, "row sort keys");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&vals, (size_t)longest, es, "row sort values");
-    for (int32_t i = 0; s == SPIRA_OK && i < A->nrows; i++) {
-        int32_t b = A->row_ptr[i], len = A->row_ptr[i + 1] - b, sorted = 1;
-        for (int32_t k = 1; k < len && sorted; k++) sorted = A->col_idx[b + k] >= A->col_idx[b + k - 1];
-        if (!sorted) spira__csr_sort_row(A, b, len, cp, vals);
+    spira_status s = spira__alloc(ctx, (void **)&cp, (size_t)nt * longest, sizeof *cp,
+                                  "row sort keys");
+    if (s == SPIRA_OK)
+        s = spira__alloc(ctx, (void **)&vals, (size_t)nt * longest, es, "row sort values");
+    if (s == SPIRA_OK) {
+#pragma omp parallel num_threads(nt)
+        {
+            int t, n;
+            team(&t, &n);
+            spira__col_pos *my_cp = cp + (size_t)t * longest;
+            char *my_vals = vals + (size_t)t * longest * es;
+#pragma omp for schedule(dynamic, 1024)
+            for (int32_t i = 0; i < A->nrows; i++) {
+                int32_t b = A->row_ptr[i], len = A->row_ptr[i + 1] - b, sorted = 1;
+                for (int32_t k = 1; k < len && sorted; k++)
+                    sorted = A->col_idx[b + k] >= A->col_idx[b + k - 1];
+                if (!sorted) spira__csr_sort_row(A, b, len, my_cp, my_vals);
+            }
+        }
     }
     spira__free(cp);
     spira__free(vals);
@@ -226,26 +303,31 @@ spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols
                                 "(0-based)",
                                 (long long)k, ri[k], ci[k], (long long)nrows, (long long)ncols);
     }
-    int32_t *next = NULL;
     SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype, 1));
-    spira_status s = spira__alloc(ctx, (void **)&next, (size_t)nrows + 1, sizeof(int32_t),
-                                  "row cursors");
+    const int nt = csr_threads(nnz, nrows + 1);
+    int32_t *cursors = NULL; /* nt rows of nrows + 1 */
+    spira_status s = spira__alloc(ctx, (void **)&cursors, (size_t)nt * ((size_t)nrows + 1),
+                                  sizeof(int32_t), "row cursors");
     if (s != SPIRA_OK) {
         spira__csr_free(out);
         return s;
     }
-    /* a stable counting sort by row, then each row sorted by column */
-    int32_t *rp = out->row_ptr;
-    memset(rp, 0, ((size_t)nrows + 1) * sizeof(int32_t));
-    for (int64_t k = 0; k < nnz; k++) rp[ri[k] + 1]++;
-    for (int32_t i = 0; i < nrows; i++) rp[i + 1] += rp[i];
-    memcpy(next, rp, ((size_t)nrows + 1) * sizeof(int32_t));
-    for (int64_t k = 0; k < nnz; k++) {
-        int32_t pos = next[ri[k]]++;
-        out->col_idx[pos] = ci[k];
-        spira__set(out->val, dtype, pos, val ? spira__get(val, dtype, k) : 1.0);
+    /* a stable counting sort by row (blocks of entries, a thread each), then each row
+     * sorted by column */
+#pragma omp parallel num_threads(nt)
+    {
+        int t, n;
+        team(&t, &n);
+        const int64_t k0 = nnz * t / n, k1 = nnz * (t + 1) / n;
+        sort_cursors(t, n, ri, k0, k1, (int32_t)nrows, out->row_ptr, cursors);
+        int32_t *cur = cursors + (size_t)t * ((size_t)nrows + 1);
+        for (int64_t k = k0; k < k1; k++) {
+            const int32_t pos = cur[ri[k]]++;
+            out->col_idx[pos] = ci[k];
+            spira__set(out->val, dtype, pos, val ? spira__get(val, dtype, k) : 1.0);
+        }
     }
-    spira__free(next);
+    spira__free(cursors);
     s = spira__csr_sort_rows(ctx, out);
     if (s != SPIRA_OK) {
         spira__csr_free(out);
@@ -300,23 +382,6 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
     return s;
 }
 
-/* Threads for a transpose of A: each keeps a cursor per row of A^T (per column of A), so
- * there are at most nnz / (ncols + 1) of them: their cursors take no more memory than the
- * column indices do, and a matrix with far more columns than entries gets one. */
-static int transpose_threads(const spira__csr *A)
-{
-    if (A->nnz < CSR_PARALLEL_NNZ) return 1;
-#ifdef _OPENMP
-    int64_t t = omp_get_max_threads();
-#else
-    int64_t t = 1;
-#endif
-    const int64_t cap = (int64_t)A->nnz / ((int64_t)A->ncols + 1);
-    if (t > cap) t = cap;
-    if (t > A->nrows) t = A->nrows;
-    return t < 1 ? 1 : (int)t;
-}
-
 /* The first row of part t of n: where the entries before it reach t/n of the total. */
 static int32_t transpose_split(const spira__csr *A, int t, int n)
 {
@@ -344,14 +409,13 @@ static int32_t transpose_split(const spira__csr *A, int t, int n)
             }                                                                            \
     } while (0)
 
-/* A counting sort by column, in parallel over row blocks: each thread counts its rows'
- * columns, the counts are summed into A^T's row pointers and turned into each thread's
- * first slot in every row of A^T (thread 0's first), and each thread scatters its rows.
- * Rows of A^T list A's rows in increasing order, as one thread would, whatever the team. */
+/* A counting sort by column (sort_cursors), the team's blocks of entries whole rows of A
+ * with about equal entries: A^T's rows list A's rows in increasing order, as one thread's
+ * would, whatever the team. */
 spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT)
 {
     SPIRA__TRY(csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype, A->val != NULL));
-    const int nt = transpose_threads(A);
+    const int nt = csr_threads(A->nnz, (int64_t)A->ncols + 1);
     const size_t w = (size_t)A->ncols + 1;
     int32_t *cursors = NULL; /* nt x w: thread t's next slot in each row of A^T */
     spira_status s = spira__alloc(ctx, (void **)&cursors, (size_t)nt * w, sizeof(int32_t),
@@ -360,39 +424,14 @@ spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira_
         spira__csr_free(AT);
         return s;
     }
-    int32_t *rp = AT->row_ptr;
 #pragma omp parallel num_threads(nt)
     {
-#ifdef _OPENMP
-        const int t = omp_get_thread_num(), n = omp_get_num_threads(); /* n <= nt */
-#else
-        const int t = 0, n = 1;
-#endif
+        int t, n;
+        team(&t, &n);
         const int32_t r0 = transpose_split(A, t, n), r1 = transpose_split(A, t + 1, n);
+        sort_cursors(t, n, A->col_idx, A->row_ptr[r0], A->row_ptr[r1], A->ncols, AT->row_ptr,
+                     cursors);
         int32_t *cur = cursors + (size_t)t * w;
-        memset(cur, 0, w * sizeof *cur);
-        for (int32_t k = A->row_ptr[r0]; k < A->row_ptr[r1]; k++) cur[A->col_idx[k]]++;
-#pragma omp barrier
-#pragma omp for schedule(static)
-        for (int32_t j = 0; j < A->ncols; j++) {
-            int32_t total = 0;
-            for (int u = 0; u < n; u++) total += cursors[(size_t)u * w + j];
-            rp[j + 1] = total;
-        }
-#pragma omp single
-        {
-            rp[0] = 0;
-            for (int32_t j = 0; j < A->ncols; j++) rp[j + 1] += rp[j];
-        }
-#pragma omp for schedule(static)
-        for (int32_t j = 0; j < A->ncols; j++) {
-            int32_t at = rp[j];
-            for (int u = 0; u < n; u++) {
-                const int32_t c = cursors[(size_t)u * w + j];
-                cursors[(size_t)u * w + j] = at;
-                at += c;
-            }
-        }
         if (A->dtype == SPIRA_R64) SPIRA__TRANSPOSE_SCATTER(double);
         else SPIRA__TRANSPOSE_SCATTER(float);
     }

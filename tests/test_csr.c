@@ -195,6 +195,60 @@ START_TEST(transpose_in_parallel_matches_one_thread)
 }
 END_TEST
 
+/* A COO of 300,000 entries in random order, a tenth of them repeats of 1,000 positions
+ * spread over the whole list (summed in input order, values of mixed magnitudes, so that
+ * another order would round differently), built on 1, 2 and 3 threads (the counting sort
+ * and the row sorts run on a team above 100,000 entries): the same CSR bit for bit,
+ * canonical. */
+START_TEST(from_coo_in_parallel_matches_one_thread)
+{
+    spira_context ctx = tu_cpu();
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    const size_t es = spira_dtype_size(t);
+    const int32_t n = 20000, nnz = 300000;
+    int32_t *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
+    char *v = malloc((size_t)nnz * es);
+    ck_assert(ri && ci && v);
+    unsigned st = tu_seed() + 11u * (unsigned)_i;
+    for (int32_t k = 0; k < nnz; k++) {
+        const int repeat = k >= 1000 && rand_r(&st) % 10 == 0; /* one of the first 1000 */
+        const int32_t h = rand_r(&st) % 1000;
+        ri[k] = repeat ? ri[h] : rand_r(&st) % n;
+        ci[k] = repeat ? ci[h] : rand_r(&st) % n;
+        const double x = ldexp((double)rand_r(&st) / RAND_MAX - 0.5, rand_r(&st) % 40);
+        if (t == SPIRA_R64) ((double *)v)[k] = x;
+        else ((float *)v)[k] = (float)x;
+    }
+    spira_matrix A[3];
+#ifdef _OPENMP
+    const int threads = omp_get_max_threads();
+    for (int m = 1; m <= 3; m++) {
+        omp_set_num_threads(m);
+        ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, nnz, ri, ci, v, t, &A[m - 1]), SPIRA_OK);
+    }
+    omp_set_num_threads(threads);
+#else /* one thread in all three: only the canonical form is tested */
+    for (int m = 1; m <= 3; m++)
+        ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, nnz, ri, ci, v, t, &A[m - 1]), SPIRA_OK);
+#endif
+    const spira__csr *one = &A[0]->csr;
+    ck_assert_int_lt(one->nnz, nnz); /* repeats were summed */
+    for (int32_t i = 0; i < one->nrows; i++)
+        for (int32_t k = one->row_ptr[i] + 1; k < one->row_ptr[i + 1]; k++)
+            ck_assert_int_lt(one->col_idx[k - 1], one->col_idx[k]);
+    for (int m = 2; m <= 3; m++) {
+        const spira__csr *c = &A[m - 1]->csr;
+        ck_assert_int_eq(c->nnz, one->nnz);
+        ck_assert_mem_eq(c->row_ptr, one->row_ptr, ((size_t)n + 1) * sizeof(int32_t));
+        ck_assert_mem_eq(c->col_idx, one->col_idx, (size_t)one->nnz * sizeof(int32_t));
+        ck_assert_mem_eq(c->val, one->val, (size_t)one->nnz * es);
+    }
+    for (int m = 0; m < 3; m++) spira_matrix_destroy(A[m]);
+    free(ri), free(ci), free(v);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(laplacian_rows_sum)
 {
     spira_context ctx = tu_cpu();
@@ -265,6 +319,7 @@ Suite *suite_csr(void)
     tcase_add_test(tc, very_wide_matrix);
     tcase_add_loop_test(tc, transpose_twice_is_identity, 0, tu_nshapes);
     tcase_add_loop_test(tc, transpose_in_parallel_matches_one_thread, 0, 2);
+    tcase_add_loop_test(tc, from_coo_in_parallel_matches_one_thread, 0, 2);
     tcase_add_loop_test(tc, reference_spmv_float_vs_double, 0, tu_nshapes);
     suite_add_tcase(s, tc);
     return s;
