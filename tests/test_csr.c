@@ -155,6 +155,40 @@ START_TEST(transpose_twice_is_identity)
 }
 END_TEST
 
+/* c and one the same CSR, bit for bit. */
+static void same_csr(const spira__csr *c, const spira__csr *one)
+{
+    ck_assert_int_eq(c->nrows, one->nrows);
+    ck_assert_int_eq(c->nnz, one->nnz);
+    ck_assert_mem_eq(c->row_ptr, one->row_ptr, ((size_t)one->nrows + 1) * sizeof(int32_t));
+    ck_assert_mem_eq(c->col_idx, one->col_idx, (size_t)one->nnz * sizeof(int32_t));
+    ck_assert_mem_eq(c->val, one->val, (size_t)one->nnz * spira_dtype_size(one->dtype));
+}
+
+/* out[m - 1] = make(arg) on m = 1, 2, 3 OpenMP threads (one each in a build without
+ * OpenMP: then only what each test checks besides the agreement is tested). */
+typedef spira_status (*make_fn)(const void *arg, spira_matrix *out);
+static void on_1_2_3_threads(make_fn make, const void *arg, spira_matrix out[3])
+{
+#ifdef _OPENMP
+    const int threads = omp_get_max_threads();
+#endif
+    for (int m = 1; m <= 3; m++) {
+#ifdef _OPENMP
+        omp_set_num_threads(m);
+#endif
+        ck_assert_int_eq(make(arg, &out[m - 1]), SPIRA_OK);
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+}
+
+static spira_status make_transpose(const void *A, spira_matrix *out)
+{
+    return spira_matrix_transpose((spira_matrix)A, out);
+}
+
 /* A transpose large enough to run on a team (lib/csr.c: 100,000 entries and more) gives
  * the one-thread layout bit for bit with 2 and 3 threads, in both precisions, and
  * transposing back gives A. */
@@ -162,38 +196,33 @@ START_TEST(transpose_in_parallel_matches_one_thread)
 {
     spira_context ctx = tu_cpu();
     const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    const size_t es = spira_dtype_size(t);
     spira_matrix A = tu_random_square(ctx, 20000, 6e-4, 0, t, tu_seed() + 7u * (unsigned)_i);
     ck_assert_int_gt(A->csr.nnz, 200000);
-    spira_matrix T[3];
-#ifdef _OPENMP
-    const int threads = omp_get_max_threads();
-    for (int n = 1; n <= 3; n++) {
-        omp_set_num_threads(n);
-        ck_assert_int_eq(spira_matrix_transpose(A, &T[n - 1]), SPIRA_OK);
-    }
-    omp_set_num_threads(threads);
-#else /* one thread in all three: only the way back to A is tested */
-    for (int n = 1; n <= 3; n++) ck_assert_int_eq(spira_matrix_transpose(A, &T[n - 1]), SPIRA_OK);
-#endif
-    const spira__csr *one = &T[0]->csr;
-    for (int n = 2; n <= 3; n++) {
-        const spira__csr *c = &T[n - 1]->csr;
-        ck_assert_mem_eq(c->row_ptr, one->row_ptr, ((size_t)one->nrows + 1) * sizeof(int32_t));
-        ck_assert_mem_eq(c->col_idx, one->col_idx, (size_t)one->nnz * sizeof(int32_t));
-        ck_assert_mem_eq(c->val, one->val, (size_t)one->nnz * es);
-    }
-    spira_matrix TT;
+    spira_matrix T[3], TT;
+    on_1_2_3_threads(make_transpose, A, T);
+    for (int m = 2; m <= 3; m++) same_csr(&T[m - 1]->csr, &T[0]->csr);
     ck_assert_int_eq(spira_matrix_transpose(T[2], &TT), SPIRA_OK);
-    ck_assert_mem_eq(TT->csr.row_ptr, A->csr.row_ptr, ((size_t)A->csr.nrows + 1) * sizeof(int32_t));
-    ck_assert_mem_eq(TT->csr.col_idx, A->csr.col_idx, (size_t)A->csr.nnz * sizeof(int32_t));
-    ck_assert_mem_eq(TT->csr.val, A->csr.val, (size_t)A->csr.nnz * es);
-    for (int n = 0; n < 3; n++) spira_matrix_destroy(T[n]);
+    same_csr(&TT->csr, &A->csr);
+    for (int m = 0; m < 3; m++) spira_matrix_destroy(T[m]);
     spira_matrix_destroy(TT);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
 }
 END_TEST
+
+typedef struct {
+    spira_context ctx;
+    int32_t n, nnz;
+    const int32_t *ri, *ci;
+    const void *v;
+    spira_dtype t;
+} coo_arrays;
+
+static spira_status make_from_coo(const void *arg, spira_matrix *out)
+{
+    const coo_arrays *c = arg;
+    return spira_matrix_from_coo(c->ctx, c->n, c->n, c->nnz, c->ri, c->ci, c->v, c->t, out);
+}
 
 /* A COO of 300,000 entries in random order, a tenth of them repeats of 1,000 positions
  * spread over the whole list (summed in input order, values of mixed magnitudes, so that
@@ -204,10 +233,9 @@ START_TEST(from_coo_in_parallel_matches_one_thread)
 {
     spira_context ctx = tu_cpu();
     const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    const size_t es = spira_dtype_size(t);
     const int32_t n = 20000, nnz = 300000;
     int32_t *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
-    char *v = malloc((size_t)nnz * es);
+    char *v = malloc((size_t)nnz * spira_dtype_size(t));
     ck_assert(ri && ci && v);
     unsigned st = tu_seed() + 11u * (unsigned)_i;
     for (int32_t k = 0; k < nnz; k++) {
@@ -219,30 +247,15 @@ START_TEST(from_coo_in_parallel_matches_one_thread)
         if (t == SPIRA_R64) ((double *)v)[k] = x;
         else ((float *)v)[k] = (float)x;
     }
+    const coo_arrays arrays = {ctx, n, nnz, ri, ci, v, t};
     spira_matrix A[3];
-#ifdef _OPENMP
-    const int threads = omp_get_max_threads();
-    for (int m = 1; m <= 3; m++) {
-        omp_set_num_threads(m);
-        ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, nnz, ri, ci, v, t, &A[m - 1]), SPIRA_OK);
-    }
-    omp_set_num_threads(threads);
-#else /* one thread in all three: only the canonical form is tested */
-    for (int m = 1; m <= 3; m++)
-        ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, nnz, ri, ci, v, t, &A[m - 1]), SPIRA_OK);
-#endif
+    on_1_2_3_threads(make_from_coo, &arrays, A);
     const spira__csr *one = &A[0]->csr;
     ck_assert_int_lt(one->nnz, nnz); /* repeats were summed */
     for (int32_t i = 0; i < one->nrows; i++)
         for (int32_t k = one->row_ptr[i] + 1; k < one->row_ptr[i + 1]; k++)
             ck_assert_int_lt(one->col_idx[k - 1], one->col_idx[k]);
-    for (int m = 2; m <= 3; m++) {
-        const spira__csr *c = &A[m - 1]->csr;
-        ck_assert_int_eq(c->nnz, one->nnz);
-        ck_assert_mem_eq(c->row_ptr, one->row_ptr, ((size_t)n + 1) * sizeof(int32_t));
-        ck_assert_mem_eq(c->col_idx, one->col_idx, (size_t)one->nnz * sizeof(int32_t));
-        ck_assert_mem_eq(c->val, one->val, (size_t)one->nnz * es);
-    }
+    for (int m = 2; m <= 3; m++) same_csr(&A[m - 1]->csr, one);
     for (int m = 0; m < 3; m++) spira_matrix_destroy(A[m]);
     free(ri), free(ci), free(v);
     spira_context_destroy(ctx);
