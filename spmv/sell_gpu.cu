@@ -6,13 +6,14 @@
  * -1); its sum goes to y at the row's original index (perm).
  *
  * A wide slice (more than kWide entries a row: a power-law graph's hubs, a circuit's dense
- * rows, sorted together by sigma) would be one warp's serial loop of its longest row's
- * length, 39,474 steps on an R-MAT graph of 2^20 vertices, 200 times cuSPARSE's whole
- * multiply. Such slices are cut into chunks of kChunk steps, a warp a chunk (each lane its
- * row's kChunk entries there, still coalesced), whose sums a second kernel adds up for each
- * row in a fixed order: the same bits on every run, no atomics. Which slices are wide and
- * their chunks are read off slice_ptr when the layout reaches the device (wide_plan); the
- * layout itself does not change, so the host conversion and the GPU's stay byte for byte.
+ * rows, sorted together by sigma) would be one warp's serial loop as long as its longest
+ * row, tens of thousands of steps on an R-MAT graph, longer than another format's whole
+ * multiply (bench/results/2026-11-26-h200x2-session11). Such slices are cut into chunks
+ * of kChunk steps, a warp a chunk (each lane its row's kChunk entries there, still
+ * coalesced), whose sums a second kernel adds up for each row in a fixed order: the same
+ * bits on every run, no atomics. Which slices are wide and their chunks are read off
+ * slice_ptr when the layout reaches the device (wide_plan); the layout itself does not
+ * change, so the host conversion and the GPU's stay byte for byte.
  *
  * The conversion on the GPU (sell_dev_build) makes the host conversion's layout array for
  * array: the longest row K (a reduce, one wait), the rows sorted by (window, K - length)
@@ -23,7 +24,8 @@
  * values are allocated), then the fill: a warp a slice, a thread a row, writing slot k*32 +
  * lane of its slice for every k below the width, the row's k-th entry or padding. The
  * fill's writes are coalesced as the multiply's reads, and it walks each slice as the
- * multiply does, so it costs about what a multiply costs, dense rows included.
+ * multiply does, so it costs about what a multiply costs, dense rows included. Last, the
+ * slice pointers come back to the host (a third wait) for wide_plan.
  */
 #include "device.h"
 #include "rows_gpu.cuh"
