@@ -69,6 +69,10 @@ spira_status spira__mm_runs_to_csr(spira_context ctx, const char *name, spira__m
  * col 0 for a vector. */
 spira_status spira__mm_check_sum(spira_context ctx, const char *name, double x, spira_dtype t,
                                  int64_t row, int64_t col);
+/* spira__mm_check_sum over A's values from row r0 on, in row order: the first one out of
+ * range is the one named. */
+spira_status spira__mm_check_sums(spira_context ctx, const char *name, const spira__csr *A,
+                                  int64_t r0);
 
 /* The end of every CSR build from a file: rows out of column order sorted, repeated
  * entries summed and (values: the file has them) the sums checked; by nt threads. */

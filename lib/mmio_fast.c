@@ -994,13 +994,11 @@ int spira__mm_fast_csr(spira_context ctx, const char *name, const char *text, si
     scratch = NULL;
     spira__free(F.lrow);
     F.lrow = NULL;
-    for (int64_t u = 0; u < F.nb && *s == SPIRA_OK; u++)
-        if (bdup[u] == 2) /* rare: the first sum beyond the range, in row order, worded */
-            for (int64_t r = u << F.shift; r < nrows && *s == SPIRA_OK; r++)
-                for (int32_t k = out->row_ptr[r]; k < out->row_ptr[r + 1] && *s == SPIRA_OK; k++)
-                    *s = spira__mm_check_sum(ctx, name ? name : "(memory)",
-                                             spira__get(out->val, dtype, k), dtype, r + 1,
-                                             out->col_idx[k] + 1);
+    for (int64_t u = 0; u < F.nb; u++)
+        if (bdup[u] == 2) { /* rare: the first sum beyond the range, in row order, worded */
+            *s = spira__mm_check_sums(ctx, name ? name : "(memory)", out, u << F.shift);
+            break;
+        }
     if (*s != SPIRA_OK) spira__csr_free(out);
     else if (symmetric) *symmetric = F.h.symmetry == SPIRA__MM_SYMMETRIC;
     spira__free(F.cnt);

@@ -878,3 +878,14 @@ spira_status spira__mm_check_sum(spira_context ctx, const char *name, double x, 
     return spira__error(ctx, SPIRA_ERR_PARSE, "%s: the entries at %s sum beyond the range of %s",
                         name, at, t == SPIRA_R32 ? "float" : "double");
 }
+
+spira_status spira__mm_check_sums(spira_context ctx, const char *name, const spira__csr *A,
+                                  int64_t r0)
+{
+    spira_status s = SPIRA_OK;
+    for (int64_t i = r0; s == SPIRA_OK && i < A->nrows; i++)
+        for (int32_t k = A->row_ptr[i]; s == SPIRA_OK && k < A->row_ptr[i + 1]; k++)
+            s = spira__mm_check_sum(ctx, name, spira__get(A->val, A->dtype, k), A->dtype, i + 1,
+                                    A->col_idx[k] + 1);
+    return s;
+}

@@ -14,24 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* check_sum over a CSR's values, in row order. */
-static spira_status check_sums(spira_context ctx, const char *name, const spira__csr *A)
-{
-    spira_status s = SPIRA_OK;
-    for (int32_t i = 0; s == SPIRA_OK && i < A->nrows; i++)
-        for (int32_t k = A->row_ptr[i]; s == SPIRA_OK && k < A->row_ptr[i + 1]; k++)
-            s = spira__mm_check_sum(ctx, name, spira__get(A->val, A->dtype, k), A->dtype, i + 1,
-                          A->col_idx[k] + 1);
-    return s;
-}
-
 /* Triplets to canonical CSR; frees the triplets either way. */
 static spira_status coo_to_csr(spira_context ctx, const char *name, spira__mm_coo *c,
                                spira__csr *out, int *symmetric)
 {
     spira_status s = spira__csr_from_coo(ctx, c->nrows, c->ncols, c->nnz, c->ri, c->ci, c->val,
                                          c->dtype, out);
-    if (s == SPIRA_OK && c->val) s = check_sums(ctx, name, out);
+    if (s == SPIRA_OK && c->val) s = spira__mm_check_sums(ctx, name, out, 0);
     if (s != SPIRA_OK) spira__csr_free(out);
     if (s == SPIRA_OK && symmetric) *symmetric = c->symmetry == SPIRA__MM_SYMMETRIC;
     spira__mm_coo_free(c);
@@ -169,7 +158,7 @@ spira_status spira__mm_csr_finish(spira_context ctx, const char *name, spira__cs
         for (int t = 0; t < nt; t++) dup |= sh[t].dup;
         if (dup) { /* rare: summed as spira__csr_from_coo sums them, then checked */
             spira__csr_merge_duplicates(out);
-            if (values) s = check_sums(ctx, name, out);
+            if (values) s = spira__mm_check_sums(ctx, name, out, 0);
         }
     }
     for (int t = 0; (cp || vals) && t < nt; t++) {
