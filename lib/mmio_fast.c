@@ -347,6 +347,18 @@ HOT uint64_t digits16(const char *q, int n)
     return hi * 100000000 + lo;
 }
 
+/* At p[*at]: an optional sign (*neg: it was '-'), then a run of digits (D: p's digit
+ * bitmap), *at moved to its first digit; the run's length, 0 if it is empty or longer
+ * than max. */
+HOT int signed_run(const char *p, uint64_t D, int *at, int max, int *neg)
+{
+    const char c = p[*at];
+    *neg = c == '-';
+    *at += (c == '-') | (c == '+');
+    const int n = ctz64(~(D >> *at));
+    return n > max ? 0 : n;
+}
+
 /* The line at p, of at least 64 bytes to the end of the stretch, when it is
  * "i j[ v]\n" with single spaces, i and j of at most 8 digits, v (kind) an integer of at
  * most 8 digits or a real [+-]d{1,8}[.d*][(e|E)[+-]d{1,4}] of at most 19 significant
@@ -366,11 +378,9 @@ HOT const char *usual_line(const char *p, uint64_t *i, uint64_t *j, double *x, c
     if (kind == K_PATTERN) return p[v] == '\n' ? p + v + 1 : NULL;
     if (p[v] != ' ') return NULL;
     v++;
-    const char c = p[v];
-    const int neg = c == '-';
-    v += (c == '-') | (c == '+');
-    int ni = ctz64(~(D >> v));
-    if (ni == 0 || ni > 8) return NULL;
+    int neg;
+    const int ni = signed_run(p, D, &v, 8, &neg);
+    if (!ni) return NULL;
     uint64_t m;
     int e = v + ni;
     if (kind == K_INTEGER) {
@@ -401,11 +411,9 @@ HOT const char *usual_line(const char *p, uint64_t *i, uint64_t *j, double *x, c
     int64_t e10 = -nf;
     if ((p[e] | 0x20) == 'e') {
         e++;
-        const char s = p[e];
-        const int eneg = s == '-';
-        e += (s == '-') | (s == '+');
-        int ne = ctz64(~(D >> e));
-        if (ne == 0 || ne > 4) return NULL;
+        int eneg;
+        const int ne = signed_run(p, D, &e, 4, &eneg);
+        if (!ne) return NULL;
         int64_t ex = (int64_t)value8(ld8u(p + e), ne);
         e10 += eneg ? -ex : ex;
         e += ne;
