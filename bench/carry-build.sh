@@ -6,7 +6,8 @@
 # DEST (default .device-run, ignored by git: add /.device-*/ to .git/info/exclude) gets
 #   bin/      the GPU test programs (check_gpu, check_gpu_devices, check_dist if built),
 #             bench/dist-costs, trisolve-bench and mmread-bench if built, and the
-#             drivers (spira-spmv, spira-solve, spira-pagerank, spira-gf2), stripped
+#             drivers (spira-spmv, spira-solve, spira-pagerank, spira-gf2), stripped,
+#             and libgputrace.so (bench/gpu-trace.c) where CUPTI's header is found
 #   new/lib/  libspira.so.0 of BUILD_DIR, Check's libsubunit.so.0 and METIS's libmetis.so.5
 #             if linked (the GPU machine has neither)
 #   old/lib/  with OLD_BUILD_DIR, that build's libspira.so.0: the drivers run against it
@@ -44,6 +45,12 @@ done
 for p in spira-spmv spira-solve spira-pagerank spira-gf2; do
   [ -x "$build/examples/.libs/$p" ] && cp "$build/examples/.libs/$p" "$dest/bin/"
 done
+# the CUPTI timeline recorder (bench/gpu-trace.c), where CUPTI's header is found
+cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
+if [ -f "$cuda/include/cupti.h" ]; then
+  gcc -std=gnu11 -O2 -shared -fPIC -o "$dest/bin/libgputrace.so" bench/gpu-trace.c \
+    -I"$cuda/include" -L"$cuda/lib64" -lcupti
+fi
 if [ -n "$old" ]; then
   mkdir -p "$dest/old/lib"
   cp "$(lib "$old")" "$dest/old/lib/libspira.so.0"

@@ -14,7 +14,8 @@ EXTRA_DIST += bench/time-to-solution.sh bench/tts-table.py
 EXTRA_DIST += bench/mmread-compare.py
 EXTRA_DIST += bench/sell-padding.py
 # packs a build made here for the GPU machine (no build there)
-EXTRA_DIST += bench/carry-build.sh bench/gpu-verify.sh
+EXTRA_DIST += bench/carry-build.sh bench/gpu-verify.sh bench/dist-timeline.sh bench/timeline-summary.py \
+  bench/gpu-trace.c
 # the ILU apply's exact triangular solves against Jacobi sweeps (issue 14): per-apply times
 # by bench/trisolve-bench (private entry points), solves by bench/trisolve-sweeps.sh
 check_PROGRAMS += bench/trisolve-bench

@@ -43,7 +43,8 @@ static spira_status agree(void *data, spira_status s)
 spira__solve_comm spira__dist_comm(spira_dist_matrix A)
 {
     const spira__solve_comm c = {.op = op, .sum = sum, .dsum = A->L->gpu ? dsum : NULL,
-                                 .agree = agree, .data = A, .global_rows = A->L->n,
+                                 .agree = agree, .data = A, .exchanges = &A->L->exchanges,
+                                 .reductions = &A->L->reductions, .global_rows = A->L->n,
                                  .first_row = A->L->first};
     return c;
 }

@@ -23,11 +23,14 @@
  * k starts at 8 and doubles up to SPIRA__CG_GRAPH_MAX, but is cut to what maxit leaves and
  * to what the last batch's rate of convergence predicts.
  *
- * A distributed solve on GPUs runs the same batches without the capture: its SpMV's halo
- * exchange and its sums' allreduce are NCCL calls on the context's streams, which this file
- * launches call by call (the sums kernel, the allreduce of its results, then the scalar
- * step in a kernel of its own). What it saves is the wait: the host reads the scalars once
- * a batch, not once an iteration, and the ranks' GPUs run on without it.
+ * A distributed solve on GPUs captures its iteration too: the SpMV's halo exchange (the
+ * pack on the context's stream, NCCL's send and receive and the off-diagonal block's
+ * multiply on the halo's stream, forked and joined by events) and the sums' allreduce are
+ * NCCL calls, which NCCL records into the graph; the scalar step follows the allreduce in
+ * a kernel of its own. The host reads the scalars once a batch, and the graph takes most of the
+ * launches' gaps out of the iteration (two H100s, 3-D Poisson 200^3: 0.2579 -> 0.2532 ms). Where the
+ * capture fails on a rank, that rank launches the same calls one by one (the same NCCL
+ * operations in the same order, so its peers' graphs still find their partners).
  *
  * Where neither is made, cg.c iterates as before: on the CPU backend (unless asked,
  * below); with a monitor (called every iteration with the host's view of it); with a
@@ -56,6 +59,8 @@ typedef struct {
     uint64_t serial;    /* of the SpMV plan it captured */
     spira__cg_dev *dev; /* its scalars, where the context computes */
     spira__cg_dev h;    /* the host's copy */
+    /* a distributed solve's halo exchanges and sums over the ranks in one launch of exec */
+    int64_t exchanges, reductions;
 } cg_graph;
 
 #define GPU(e) ((e)->ctx->backend == SPIRA_BACKEND_CUDA)
@@ -103,14 +108,24 @@ static spira_status device_iteration(spira__solve_env *e, cg_graph *g)
     return s;
 }
 
-/* Record one iteration into g->exec; on the CPU backend and in a distributed solve there
- * is nothing to record (launch makes the iterations call by call). */
+/* Record one iteration into g->exec; on the CPU backend there is nothing to record
+ * (launch makes the iterations call by call). */
 static spira_status record(spira__solve_env *e, cg_graph *g)
 {
     g->serial = e->plan->serial;
-    if (!GPU(e) || e->comm) return SPIRA_OK;
+    if (!GPU(e)) return SPIRA_OK;
+    const spira__solve_comm *c = e->comm;
+    const int counted = c && c->exchanges && c->reductions;
+    const int64_t ex = counted ? *c->exchanges : 0, red = counted ? *c->reductions : 0;
     SPIRA__TRY(spira__cuda_capture_begin(e->ctx));
-    return spira__cuda_capture_end(e->ctx, device_iteration(e, g), &g->exec);
+    spira_status s = spira__cuda_capture_end(e->ctx, device_iteration(e, g), &g->exec);
+    if (counted) { /* the capture ran nothing: its calls are counted at each launch */
+        g->exchanges = *c->exchanges - ex;
+        g->reductions = *c->reductions - red;
+        *c->exchanges = ex;
+        *c->reductions = red;
+    }
+    return s;
 }
 
 /* One launch of the graph on the CPU backend: what its kernels do, by the CPU's calls. */
@@ -132,7 +147,14 @@ static spira_status cpu_iteration(spira__solve_env *e, cg_graph *g, spira_vector
 
 static spira_status launch(spira__solve_env *e, cg_graph *g, spira_vector x, int k)
 {
-    if (g->exec) return spira__cuda_graph_launch(e->ctx, g->exec, k);
+    if (g->exec) {
+        const spira__solve_comm *c = e->comm;
+        if (c && c->exchanges && c->reductions) {
+            *c->exchanges += k * g->exchanges;
+            *c->reductions += k * g->reductions;
+        }
+        return spira__cuda_graph_launch(e->ctx, g->exec, k);
+    }
     for (int i = 0; i < k; i++)
         SPIRA__TRY(GPU(e) ? device_iteration(e, g) : cpu_iteration(e, g, x));
     return SPIRA_OK;
@@ -140,7 +162,8 @@ static spira_status launch(spira__solve_env *e, cg_graph *g, spira_vector x, int
 
 /* g->exec recorded afresh; 0 when it cannot be (an apply that cannot be captured, or no
  * memory to instantiate the graph in): then cg.c's path runs, which may well manage, and
- * the capture's complaint is nobody's error. */
+ * the capture's complaint is nobody's error. A distributed solve goes on without the
+ * graph, call by call (see the head of the file). */
 static int capture(spira__solve_env *e, cg_graph *g)
 {
     spira_context ctx = e->ctx;
@@ -150,7 +173,8 @@ static int capture(spira__solve_env *e, cg_graph *g)
     memcpy(before, ctx->err, sizeof before);
     if (record(e, g) == SPIRA_OK) return 1;
     memcpy(ctx->err, before, sizeof before);
-    return 0;
+    g->exec = NULL;
+    return e->comm != NULL;
 }
 
 static void graph_free(spira_context ctx, cg_graph *g)
@@ -169,7 +193,9 @@ spira_status spira__cg_graph_prepare(spira__solve_env *e, const spira_solve_opts
     cg_graph *g = spira__calloc(1, sizeof *g);
     if (!g) return spira__nomem(ctx, "CG's graph", sizeof *g);
     spira_status s = spira__mem_alloc(ctx, (void **)&g->dev, sizeof *g->dev, "CG's scalars");
-    if (s == SPIRA_OK && capture(e, g)) e->keep = g;
+    /* a distributed solve makes its blocks' plans after its setup: it records at its first
+     * run (serial 0 is no plan's) */
+    if (s == SPIRA_OK && (e->comm || capture(e, g))) e->keep = g;
     else graph_free(ctx, g);
     return s;
 }

@@ -34,6 +34,10 @@ typedef struct {
     spira_status (*dsum)(void *data, int k, double *dv);
     spira_status (*agree)(void *data, spira_status s);
     void *data;
+    /* Optional: the counts of halo exchanges and sums over the ranks made (the layout's, in
+     * spira_dist_info), which the calls above add to; a CUDA graph's launches add what its
+     * capture recorded (solvers/cg_graph.c), since its replays call nothing on the host */
+    int64_t *exchanges, *reductions;
     int64_t global_rows; /* the operator's size (the solve's expected iterations) */
     int64_t first_row;   /* this rank's first row (a start vector the same for any layout) */
 } spira__solve_comm;

@@ -29,8 +29,12 @@ extern "C" spira_status spira__cuda_capture_end(spira_context ctx, spira_status 
         cudaGetLastError(); /* the calls' own failure is the one to report */
     cudaGraphExec_t x = NULL;
     if (s == SPIRA_OK)
-        s = spira__cuda_status(ctx, cudaGraphInstantiate(&x, graph, 0), "cudaGraphInstantiate",
-                               __FILE__, __LINE__);
+        /* the nodes keep the priorities of the streams they were captured on (a distributed
+         * SpMV's halo exchange runs on a stream of the greatest priority, to start at once
+         * beside the diagonal block's multiply): without this flag a launch ignores them */
+        s = spira__cuda_status(ctx, cudaGraphInstantiateWithFlags(
+                                        &x, graph, cudaGraphInstantiateFlagUseNodePriority),
+                               "cudaGraphInstantiateWithFlags", __FILE__, __LINE__);
     if (graph) cudaGraphDestroy(graph);
     if (s == SPIRA_OK) *exec = x;
     return s;
