@@ -7,7 +7,9 @@
  * again after the first (the first pays what a process pays once, such as loading the
  * kernels it runs; the rest what every further matrix pays),
  * the median SpMV time over --reps runs after --warmup runs (CUDA events around each run on
- * the context's stream; the wall clock on the CPU backend), GFLOP/s = 2 nnz / t, effective
+ * the context's stream; the wall clock on the CPU backend), the time of a multiply made
+ * back to back with others (the host's clock around --reps calls and one wait: what a
+ * solver's loop sees, the launches' latency overlapped), GFLOP/s = 2 nnz / t, effective
  * GB/s = (matrix bytes as the format reads them, padding included + x read once + y
  * written once) / t with beta = 0, the speedup over `cusparse` (t_cusparse / t), the
  * matrix's bytes, and the largest error against the CPU double reference,
@@ -56,6 +58,10 @@ typedef struct {
     const char *status; /* "ok", "refused", "error", "WRONG" */
     char note[640];     /* refusal reason, error message or the format's stats */
     double select_ms, convert_ms, upload_ms, spmv_ms, spmv_min_ms, err; /* select: auto's */
+    /* a multiply in a run of them made back to back, as a solver makes them: the host's
+     * clock around reps calls and one wait, / reps (spmv_ms is one call alone: on a small
+     * matrix mostly the launch's latency, which the run's launches overlap) */
+    double stream_ms;
     /* the medians of the conversions after the first and of their uploads, 0: none made */
     double convert_warm_ms, upload_warm_ms;
     size_t bytes;
@@ -145,6 +151,12 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
     }
     if (s == SPIRA_OK) s = spira_spmv_time(1.0, A, x, 0.0, y, warmup, NULL);
     if (s == SPIRA_OK) s = spira_spmv_time(1.0, A, x, 0.0, y, reps, t);
+    if (s == SPIRA_OK) {
+        double t0 = cli_now_ms();
+        s = spira_spmv_time(1.0, A, x, 0.0, y, reps, NULL);
+        if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
+        r->stream_ms = (cli_now_ms() - t0) / reps;
+    }
     if (s == SPIRA_OK) {
         r->spmv_ms = cli_median(t, reps);
         r->spmv_min_ms = t[0];
@@ -292,7 +304,7 @@ int main(int argc, char **argv)
         printf("matrix,nrows,ncols,nnz,precision,backend,format,options,status,select_ms,"
                "convert_ms,upload_ms,setup_ms,setup_spmv_equiv,spmv_ms,spmv_min_ms,gflops,gbs,"
                "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,converted_on,"
-               "convert_warm_ms,setup_warm_spmv_equiv,note\n");
+               "convert_warm_ms,setup_warm_spmv_equiv,stream_ms,note\n");
     } else {
         printf("spira-spmv %s: %s, %d x %d, %d nonzeros (max %d a row), %s precision\n",
                spira_version(), source, m, n, nnz, maxrow,
@@ -337,8 +349,9 @@ int main(int argc, char **argv)
                     printf("%.4f,%.2f,", r.convert_warm_ms, t > 0 ? warm_setup(&r) / t : 0);
                 else
                     printf(",,");
+                printf("%.6f,", r.stream_ms);
             } else {
-                printf(",%s,,,,,,,,,,,,,%ld,,,,", r.status, reps);
+                printf(",%s,,,,,,,,,,,,,%ld,,,,,", r.status, reps);
             }
             cli_csv_field(r.note);
             putchar('\n');
@@ -349,6 +362,8 @@ int main(int argc, char **argv)
                    label, r.convert_ms, r.upload_ms, setup, t > 0 ? setup / t : 0, r.status, t,
                    gflops, gbs, vs, r.bytes / 1e6, r.err);
             if (gpu) printf("%-22s   converted on the %s\n", "", r.converted_on);
+            printf("%-22s   back to back: %.5f ms a multiply (%ld in a row, host clock)\n", "",
+                   r.stream_ms, reps);
             if (convert_reps > 1)
                 printf("%-22s   converted again: %.3f ms (median of %ld), %.1f SpMVs of setup\n",
                        "", r.convert_warm_ms, convert_reps - 1, t > 0 ? warm_setup(&r) / t : 0);

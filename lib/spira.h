@@ -214,7 +214,8 @@ SPIRA_API spira_status spira_matrix_plan_info(spira_matrix A, spira_plan_info *i
 SPIRA_API spira_status spira_matrix_drop_plan(spira_matrix A);
 /* n multiplies y <- alpha*A*x + beta*y, each timed on the backend's clock: CUDA events
  * around it on the context's stream, the wall clock on the CPU. ms[k] gets the k-th run's
- * milliseconds (ms NULL: warm-up, none kept). The plan is built (or found) before the
+ * milliseconds (ms NULL: warm-up, none kept, and on CUDA the calls queued back to back with
+ * no event and no wait between them). The plan is built (or found) before the
  * first run, outside every timing. Arguments as spira_spmv. */
 SPIRA_API spira_status spira_spmv_time(double alpha, spira_matrix A, spira_vector x, double beta,
                                        spira_vector y, int n, double *ms);
