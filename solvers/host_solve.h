@@ -14,13 +14,19 @@ typedef struct {
     spira_vector b, x;
 } spira__host_solver;
 
-/* Where a solve with options o runs on A: *on_host 1 for the host; *why in words (static).
- * applies_per_it: the multiplies and preconditioner applies an iteration makes; graph: its
- * GPU iteration would run as a CUDA graph (cg_graph.c). Refuses a backend the context cannot
- * give. */
+/* Where a solve with options o runs on A: *on_host 1 for the host, 0 for the GPU, -1 when
+ * the model's predictions are too close to call (within SPIRA__HOST_MEASURE_RATIO of each
+ * other): then the caller times a few iterations of the host solver and decides with
+ * spira__host_decide against *gpu_us, the GPU's predicted iteration (microseconds). *why
+ * in words (static). applies_per_it: the multiplies and preconditioner applies an
+ * iteration makes; graph: its GPU iteration would run as a CUDA graph (cg_graph.c).
+ * Refuses a backend the context cannot give. */
+#define SPIRA__HOST_MEASURE_RATIO 3.0
 spira_status spira__host_solve_where(spira_matrix A, const spira_solve_opts *o,
                                      int applies_per_it, int graph, int *on_host,
-                                     const char **why);
+                                     double *gpu_us, const char **why);
+/* The choice once the host's iteration was timed at host_us (< 0: it could not be). */
+void spira__host_decide(double host_us, double gpu_us, int *on_host, const char **why);
 /* The making of a host solver, in order: *host the CPU companion context (NULL if it could
  * not be had), *T A's twin there (a copy of its CSR, cached in A), *ho the caller's
  * options o as given (NULL: the defaults) with the backend CPU, for the inner solver; then

@@ -263,6 +263,49 @@ static spira_status host_create(spira_solver_type type, spira_matrix A,
     return s;
 }
 
+/* Where the model could not tell (host_solve.c): the host solver made, and timed on a few
+ * iterations from b = 1, x = 0 with no tolerance (the first two untimed; the time of 12
+ * less that of 4, over 8), kept when it beats the GPU's predicted gpu_us an iteration, else
+ * freed for the GPU's setup. Only a failure to make it is an error: a solve that breaks
+ * down in the trial (as one may in 12 iterations) or fails otherwise sends the solver to
+ * the GPU, where the real solve will say why. */
+static spira_status host_or_gpu(spira_solver_type type, spira_matrix A,
+                                const spira_solve_opts *opts, double gpu_us, spira_solver S)
+{
+    SPIRA__TRY(host_create(type, A, opts, &S->host));
+    spira_solver in = S->host.inner;
+    const spira_solve_opts keep = in->o;
+    const double setup_ms = in->setup_ms;
+    const int its[3] = {2, 4, 12};
+    double ms[3];
+    int ok = spira_vector_fill(S->host.b, 1.0) == SPIRA_OK;
+    for (int k = 0; k < 3 && ok; k++) {
+        in->o.maxit = its[k];
+        in->o.rtol = in->o.atol = 0;
+        in->o.dtol = INFINITY;
+        in->o.stagnation_window = its[k] + 1;
+        in->o.use_initial_guess = 0;
+        in->o.monitor = NULL;
+        in->o.history = NULL;
+        in->o.history_len = 0;
+        spira_solve_info info;
+        const double t0 = spira__now_ms();
+        spira_status r = spira_solver_solve(in, S->host.b, S->host.x, &info);
+        ms[k] = spira__now_ms() - t0;
+        ok = (r == SPIRA_OK || r == SPIRA_ERR_NOT_CONVERGED) && info.iterations == its[k];
+    }
+    in->o = keep;
+    in->setup_ms = setup_ms; /* the first real solve reports the setup */
+    S->host.b->ctx->err[0] = '\0';
+    const double host_us = ok ? (ms[2] - ms[1]) * 1e3 / (its[2] - its[1]) : -1;
+    spira__host_decide(host_us, gpu_us, &S->on_host, &S->where);
+    if (!S->on_host) {
+        spira_solver_destroy(S->host.inner);
+        spira__host_vectors_free(&S->host);
+    }
+    return SPIRA_OK;
+}
+
 /* spira_solver_create, and with comm a distributed solver's (no host solve, no zero-line
  * check: the caller's is global; every status agreed over the ranks). */
 static spira_status create(spira_solver_type type, spira_matrix A, const spira__solve_comm *comm,
@@ -296,12 +339,14 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
     const int precond = t->has_own_precond || o.precond != SPIRA_PRECOND_NONE;
     const int applies = (type == SPIRA_SOLVER_BICGSTAB ? 2 : 1) * (precond ? 2 : 1);
     int on_host = 0;
+    double gpu_us = 0;
     const char *where = "distributed: this rank's rows, MPI between ranks";
     /* CG runs its iteration as a CUDA graph with no preconditioner or Jacobi's, and no
      * monitor (cg_graph.c) */
     const int graph = type == SPIRA_SOLVER_CG && !o.monitor &&
                       (o.precond == SPIRA_PRECOND_NONE || o.precond == SPIRA_PRECOND_JACOBI);
-    if (!comm) SPIRA__TRY(spira__host_solve_where(A, &o, applies, graph, &on_host, &where));
+    if (!comm)
+        SPIRA__TRY(spira__host_solve_where(A, &o, applies, graph, &on_host, &gpu_us, &where));
     spira_solver S = spira__calloc(1, sizeof *S);
     spira_status s = S ? SPIRA_OK : spira__nomem(A->ctx, "solver", sizeof *S);
     if (S) {
@@ -318,7 +363,9 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
     }
     /* the caller's options, not o: resolving them twice would turn SPIRA_TOL_ZERO's 0 into
      * the default tolerance */
-    if (s == SPIRA_OK) s = on_host ? host_create(type, A, opts, &S->host) : setup(S);
+    if (s == SPIRA_OK && on_host < 0) s = host_or_gpu(type, A, opts, gpu_us, S);
+    else if (s == SPIRA_OK && on_host) s = host_create(type, A, opts, &S->host);
+    if (s == SPIRA_OK && !S->on_host) s = setup(S);
     if (comm) s = comm->agree(comm->data, s);
     if (s != SPIRA_OK) {
         if (S) teardown(S);
