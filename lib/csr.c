@@ -12,9 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 spira_status spira__check_dims(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz)
 {
@@ -51,50 +48,29 @@ double spira__csr_entry(const spira__csr *A, int32_t i, int32_t j)
     return lo < A->row_ptr[i + 1] && A->col_idx[lo] == j ? spira__get(A->val, A->dtype, lo) : 0;
 }
 
+/* The position of row i's first entry a(i,j) farther than rel from a(j,i), or -1. */
+static int32_t row_asymmetry(const spira__csr *A, double rel, int32_t i)
+{
+    for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+        double a = spira__get(A->val, A->dtype, k), b = spira__csr_entry(A, A->col_idx[k], i);
+        if (!(fabs(a - b) <= rel * (fabs(a) + fabs(b)))) return k;
+    }
+    return -1;
+}
+
 int spira__csr_asymmetry(const spira__csr *A, double rel, int32_t *pi, int32_t *pj)
 {
     *pi = *pj = -1;
     if (A->nrows != A->ncols) return 1;
+    /* the first row with a mismatch, on threads (a search of the mirror entry each) */
+    int32_t first = A->nrows;
+#pragma omp parallel for schedule(static) reduction(min : first) if (A->nnz > SPIRA__PARALLEL_ITEMS)
     for (int32_t i = 0; i < A->nrows; i++)
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            int32_t j = A->col_idx[k];
-            double a = spira__get(A->val, A->dtype, k), b = spira__csr_entry(A, j, i);
-            if (!(fabs(a - b) <= rel * (fabs(a) + fabs(b)))) {
-                *pi = i;
-                *pj = j;
-                return 1;
-            }
-        }
-    return 0;
-}
-
-/* Below this many entries a pass over them is one thread's. */
-#define CSR_PARALLEL_NNZ 100000
-
-/* This thread's number and its team's size (0 and 1 outside a team or without OpenMP). */
-static void team(int *t, int *n)
-{
-#ifdef _OPENMP
-    *t = omp_get_thread_num(), *n = omp_get_num_threads();
-#else
-    *t = 0, *n = 1;
-#endif
-}
-
-/* Threads for a pass over items that each need `room` items' worth of scratch (a cursor
- * per bucket, a sort buffer): at most items / room of them, so that the scratch of all
- * stays within the items' own size, and one below CSR_PARALLEL_NNZ items. */
-static int csr_threads(int64_t items, int64_t room)
-{
-    if (items < CSR_PARALLEL_NNZ) return 1;
-#ifdef _OPENMP
-    int64_t t = omp_get_max_threads();
-#else
-    int64_t t = 1;
-#endif
-    const int64_t cap = items / (room > 0 ? room : 1);
-    if (t > cap) t = cap;
-    return t < 1 ? 1 : (int)t;
+        if (i < first && row_asymmetry(A, rel, i) >= 0) first = i;
+    if (first == A->nrows) return 0;
+    *pi = first;
+    *pj = A->col_idx[row_asymmetry(A, rel, first)];
+    return 1;
 }
 
 /* Thread t of a team of n, in a stable counting sort of items by key (keys[k] in
@@ -140,7 +116,7 @@ spira_status spira__csr_empty_line(spira_context ctx, const spira__csr *A, int32
     *line = -1;
     *is_col = 0;
     int32_t row = A->nrows; /* the first row without a nonzero value, in parallel */
-#pragma omp parallel for schedule(static) reduction(min : row) if (A->nnz > CSR_PARALLEL_NNZ)
+#pragma omp parallel for schedule(static) reduction(min : row) if (A->nnz > SPIRA__PARALLEL_ITEMS)
     for (int32_t i = 0; i < A->nrows; i++) {
         int32_t k = A->row_ptr[i];
         while (k < A->row_ptr[i + 1] && spira__get(A->val, A->dtype, k) == 0) k++;
@@ -153,7 +129,7 @@ spira_status spira__csr_empty_line(spira_context ctx, const spira__csr *A, int32
     unsigned char *seen;
     SPIRA__TRY(spira__alloc(ctx, (void **)&seen, (size_t)A->ncols + 1, 1, "column marks"));
     memset(seen, 0, (size_t)A->ncols);
-#pragma omp parallel for schedule(static) if (A->nnz > CSR_PARALLEL_NNZ)
+#pragma omp parallel for schedule(static) if (A->nnz > SPIRA__PARALLEL_ITEMS)
     for (int32_t k = 0; k < A->nnz; k++)
         if (spira__get(A->val, A->dtype, k) != 0) {
 #pragma omp atomic write
@@ -258,7 +234,7 @@ spira_status spira__csr_sort_rows(spira_context ctx, spira__csr *A)
     int32_t longest = spira__csr_longest_unsorted(A, 0, A->nrows);
     if (longest == 0) return SPIRA_OK;
     const size_t es = spira_dtype_size(A->dtype);
-    const int nt = csr_threads(A->nnz, longest); /* a buffer of the longest row each */
+    const int nt = spira__threads_for(A->nnz, longest); /* a buffer of the longest row each */
     spira__col_pos *cp = NULL;
     char *vals = NULL;
     spira_status s = spira__alloc(ctx, (void **)&cp, (size_t)nt * longest, sizeof *cp,
@@ -269,7 +245,7 @@ spira_status spira__csr_sort_rows(spira_context ctx, spira__csr *A)
 #pragma omp parallel num_threads(nt)
         {
             int t, n;
-            team(&t, &n);
+            spira__team(&t, &n);
             spira__col_pos *my_cp = cp + (size_t)t * longest;
             char *my_vals = vals + (size_t)t * longest * es;
 #pragma omp for schedule(dynamic, 1024)
@@ -304,7 +280,7 @@ spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols
                                 (long long)k, ri[k], ci[k], (long long)nrows, (long long)ncols);
     }
     SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype, 1));
-    const int nt = csr_threads(nnz, nrows + 1);
+    const int nt = spira__threads_for(nnz, nrows + 1);
     int32_t *cursors = NULL; /* nt rows of nrows + 1 */
     spira_status s = spira__alloc(ctx, (void **)&cursors, (size_t)nt * ((size_t)nrows + 1),
                                   sizeof(int32_t), "row cursors");
@@ -317,7 +293,7 @@ spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols
 #pragma omp parallel num_threads(nt)
     {
         int t, n;
-        team(&t, &n);
+        spira__team(&t, &n);
         const int64_t k0 = nnz * t / n, k1 = nnz * (t + 1) / n;
         sort_cursors(t, n, ri, k0, k1, (int32_t)nrows, out->row_ptr, cursors);
         int32_t *cur = cursors + (size_t)t * ((size_t)nrows + 1);
@@ -415,7 +391,7 @@ static int32_t transpose_split(const spira__csr *A, int t, int n)
 spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT)
 {
     SPIRA__TRY(csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype, A->val != NULL));
-    const int nt = csr_threads(A->nnz, (int64_t)A->ncols + 1);
+    const int nt = spira__threads_for(A->nnz, (int64_t)A->ncols + 1);
     const size_t w = (size_t)A->ncols + 1;
     int32_t *cursors = NULL; /* nt x w: thread t's next slot in each row of A^T */
     spira_status s = spira__alloc(ctx, (void **)&cursors, (size_t)nt * w, sizeof(int32_t),
@@ -427,7 +403,7 @@ spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira_
 #pragma omp parallel num_threads(nt)
     {
         int t, n;
-        team(&t, &n);
+        spira__team(&t, &n);
         const int32_t r0 = transpose_split(A, t, n), r1 = transpose_split(A, t + 1, n);
         sort_cursors(t, n, A->col_idx, A->row_ptr[r0], A->row_ptr[r1], A->ncols, AT->row_ptr,
                      cursors);

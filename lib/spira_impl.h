@@ -180,6 +180,16 @@ static inline uint64_t spira__xorshift64(uint64_t *s)
     return *s = x;
 }
 
+/* Host threads (lib/threads.c). Below SPIRA__PARALLEL_ITEMS items a pass over them is one
+ * thread's. spira__threads_for: the threads for a pass over items that each need `room`
+ * items' worth of scratch (a cursor per bucket, a sort buffer, a row marker): at most
+ * items / room of them, so that the scratch of all stays within the items' own size.
+ * spira__team: this thread's number and its team's size (0 and 1 outside a team or
+ * without OpenMP). */
+#define SPIRA__PARALLEL_ITEMS 100000
+int spira__threads_for(int64_t items, int64_t room);
+void spira__team(int *t, int *n);
+
 /* Wall clock in milliseconds (monotonic), and the median of n > 0 values, which it sorts
  * in place (lib/timing.c). */
 double spira__now_ms(void);

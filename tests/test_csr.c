@@ -189,6 +189,52 @@ static spira_status make_transpose(const void *A, spira_matrix *out)
     return spira_matrix_transpose((spira_matrix)A, out);
 }
 
+/* The symmetry check on a team (a matrix of 100,000 entries and more) names the first
+ * mismatch in row order, as one thread does: none in the 3-D Laplacian on 40^3; with two
+ * entries off (rows 50,000 and 20,000, the later one altered first), row 20,000's; within
+ * the tolerance, none. */
+START_TEST(asymmetry_in_parallel_names_the_first)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix L;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 3, 40, SPIRA_R64, &L), SPIRA_OK);
+    spira__csr *c = &L->csr;
+    ck_assert_int_gt(c->nnz, 200000);
+    double *v = c->val;
+    const int32_t rows[2] = {50000, 20000};
+    const double off[2] = {1e-3, 1e-13};
+#ifdef _OPENMP
+    const int threads = omp_get_max_threads();
+#endif
+    for (int step = 0; step <= 4; step++) {
+        if (step == 2 || step == 4) { /* alter the last entry of rows[] (a neighbor's) */
+            const int32_t r = rows[step / 2 - 1];
+            v[c->row_ptr[r + 1] - 1] += step == 4 ? 1e-3 : off[0];
+        }
+        for (int m = 1; m <= 3; m++) {
+#ifdef _OPENMP
+            omp_set_num_threads(m);
+#endif
+            int32_t i, j;
+            const int got = spira__csr_asymmetry(c, 1e-10, &i, &j);
+            ck_assert_int_eq(got, step >= 2);
+            if (got) {
+                ck_assert_int_eq(i, step == 4 ? rows[1] : rows[0]);
+                ck_assert_int_eq(j, c->col_idx[c->row_ptr[i + 1] - 1]);
+            }
+        }
+        if (step == 1) { /* within rel: not a mismatch */
+            v[c->row_ptr[rows[0]]] *= 1 + off[1];
+        }
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+    spira_matrix_destroy(L);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* A transpose large enough to run on a team (lib/csr.c: 100,000 entries and more) gives
  * the one-thread layout bit for bit with 2 and 3 threads, in both precisions, and
  * transposing back gives A. */
@@ -332,6 +378,7 @@ Suite *suite_csr(void)
     tcase_add_test(tc, very_wide_matrix);
     tcase_add_loop_test(tc, transpose_twice_is_identity, 0, tu_nshapes);
     tcase_add_loop_test(tc, transpose_in_parallel_matches_one_thread, 0, 2);
+    tcase_add_test(tc, asymmetry_in_parallel_names_the_first);
     tcase_add_loop_test(tc, from_coo_in_parallel_matches_one_thread, 0, 2);
     tcase_add_loop_test(tc, reference_spmv_float_vs_double, 0, tu_nshapes);
     suite_add_tcase(s, tc);
