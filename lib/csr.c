@@ -64,7 +64,8 @@ int spira__csr_asymmetry(const spira__csr *A, double rel, int32_t *pi, int32_t *
     if (A->nrows != A->ncols) return 1;
     /* the first row with a mismatch, on threads (a search of the mirror entry each) */
     int32_t first = A->nrows;
-#pragma omp parallel for schedule(static) reduction(min : first) if (A->nnz > SPIRA__PARALLEL_ITEMS)
+    const int team = A->nnz > SPIRA__PARALLEL_ITEMS;
+#pragma omp parallel for schedule(static) reduction(min : first) if (team)
     for (int32_t i = 0; i < A->nrows; i++)
         if (i < first && row_asymmetry(A, rel, i) >= 0) first = i;
     if (first == A->nrows) return 0;
@@ -116,7 +117,8 @@ spira_status spira__csr_empty_line(spira_context ctx, const spira__csr *A, int32
     *line = -1;
     *is_col = 0;
     int32_t row = A->nrows; /* the first row without a nonzero value, in parallel */
-#pragma omp parallel for schedule(static) reduction(min : row) if (A->nnz > SPIRA__PARALLEL_ITEMS)
+    const int team = A->nnz > SPIRA__PARALLEL_ITEMS;
+#pragma omp parallel for schedule(static) reduction(min : row) if (team)
     for (int32_t i = 0; i < A->nrows; i++) {
         int32_t k = A->row_ptr[i];
         while (k < A->row_ptr[i + 1] && spira__get(A->val, A->dtype, k) == 0) k++;
@@ -129,7 +131,7 @@ spira_status spira__csr_empty_line(spira_context ctx, const spira__csr *A, int32
     unsigned char *seen;
     SPIRA__TRY(spira__alloc(ctx, (void **)&seen, (size_t)A->ncols + 1, 1, "column marks"));
     memset(seen, 0, (size_t)A->ncols);
-#pragma omp parallel for schedule(static) if (A->nnz > SPIRA__PARALLEL_ITEMS)
+#pragma omp parallel for schedule(static) if (team)
     for (int32_t k = 0; k < A->nnz; k++)
         if (spira__get(A->val, A->dtype, k) != 0) {
 #pragma omp atomic write

@@ -1,5 +1,5 @@
-libspira_lib_la_SOURCES += lib/error.c lib/alloc.c lib/timing.c lib/threads.c lib/context.c lib/csr.c lib/matrix.c \
-	lib/mm_lex.c lib/mmio_load.c lib/mmio_parse.c lib/mmio_fast.c lib/mmio_read.c lib/mmio_write.c \
+libspira_lib_la_SOURCES += lib/error.c lib/alloc.c lib/timing.c lib/threads.c lib/context.c \
+	lib/csr.c lib/matrix.c lib/mm_lex.c lib/mmio_load.c lib/mmio_parse.c lib/mmio_fast.c lib/mmio_read.c lib/mmio_write.c \
 	lib/vector.c lib/blas.c lib/generate.c lib/gf2_block.c lib/options.c lib/reorder.c \
 	lib/devices.c
 noinst_HEADERS += lib/spira_impl.h lib/mm_lex.h lib/mm_pow10.h lib/mmio.h lib/cuda/gateway.h lib/cuda/check.cuh \

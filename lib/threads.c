@@ -1,6 +1,7 @@
 /*
- * threads.c - how many OpenMP threads a host pass gets, and which one this is: the rules
- * the CSR builders (csr.c) and the ILU(0) factorization (precond/ilu.c) share.
+ * threads.c - how many OpenMP threads a host pass gets, and which one this is (the CSR
+ * builders' rules, csr.c); SPIRA__PARALLEL_ITEMS also decides the plain parallel loops of
+ * csr.c and precond/ilu.c.
  */
 #include "spira_impl.h"
 

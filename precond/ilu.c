@@ -14,12 +14,12 @@
  * the matching, with MC64's row and column scaling, since its dropping depends on scale.
  *
  * The factorization runs once on the host in double, is stored in A's dtype and cached in
- * A beside its SpMV plans (its passes over the entries run on threads: the permuted copy,
- * the symmetry check, the shift and the store; the elimination itself stays in row order:
- * on threads by level sets, rows of the same level of a natural-order 3-D Laplacian lie
- * ~100 rows apart, and 2 threads took 90 ms where one took 29-41 on 10^6 rows), so every later solve on A reuses it (and, on the GPU, its
- * cuSPARSE analysis). An apply is z = U^-1 L^-1 (P r): on the host below, on the GPU with
- * cuSPARSE's SpSV (ilu_gpu.cu).
+ * A beside its SpMV plans, so every later solve on A reuses it (and, on the GPU, its
+ * cuSPARSE analysis). Its passes over the entries run on threads (the permuted copy, the
+ * symmetry check, the shift and the store); the elimination stays in row order: by level
+ * sets on threads, the rows of one level of a natural-order 3-D Laplacian lie ~100 rows
+ * apart, and 2 threads took 90 ms where one took 29-41 on 10^6 rows. An apply is
+ * z = U^-1 L^-1 (P r): on the host below, on the GPU with cuSPARSE's SpSV (ilu_gpu.cu).
  *
  * Or approximately, with spira_solve_opts.trisolve_sweeps = K (Anzt, Chow, Dongarra,
  * "Iterative sparse triangular solves for preconditioning", Euro-Par 2015): each solve
@@ -150,7 +150,8 @@ static int wants_positive(const spira__csr *c, const spira__ilu_factor *f)
     int32_t i, j;
     if (f->perm || spira__csr_asymmetry(c, 1e-10, &i, &j)) return 0;
     int positive = 1;
-#pragma omp parallel for schedule(static) reduction(&& : positive) if (c->nnz > SPIRA__PARALLEL_ITEMS)
+    const int team = c->nnz > SPIRA__PARALLEL_ITEMS;
+#pragma omp parallel for schedule(static) reduction(&& : positive) if (team)
     for (i = 0; i < c->nrows; i++) positive = positive && spira__csr_entry(c, i, i) > 0;
     return positive;
 }
