@@ -370,7 +370,8 @@ typedef struct {
                                   SPIRA_BACKEND_AUTO) solves small systems on the host when its
                                   crossover model says that is faster, or where the model
                                   cannot tell, when a few host iterations timed at setup
-                                  beat the GPU's predicted one (solvers/host_solve.c);
+                                  beat the GPU's predicted one (not in a deterministic
+                                  context: the model alone; solvers/host_solve.c);
                                   CPU: on the host (b and x are copied over and back); CUDA:
                                   on the GPU (a CPU context refuses it) */
     int trisolve_sweeps;       /* ILU(0)/IC(0)/ILUT: 0 (the default) solves L y = P r and

@@ -14,7 +14,8 @@
  * GPU's graph iteration took 10-15 on both. So where the two predictions are within a
  * factor of SPIRA__HOST_MEASURE_RATIO, the solver is timed instead: solve.c makes the host
  * solver, runs a few iterations of it (tens of microseconds at these sizes) and keeps it if
- * it beat the GPU's prediction, else frees it and sets up on the GPU.
+ * it beat the GPU's prediction, else frees it and sets up on the GPU. Not in a
+ * deterministic context, whose choice must not depend on a clock.
  */
 #include "host_solve.h"
 
@@ -81,7 +82,10 @@ spira_status spira__host_solve_where(spira_matrix A, const spira_solve_opts *o,
     const double n = A->csr.nrows, nnz = (double)A->csr.nnz, k = applies_per_it;
     const double h = host_model_us(n, nnz, k), g = gpu_model_us(n, nnz, k, graph);
     *gpu_us = g;
-    if (h < g * SPIRA__HOST_MEASURE_RATIO && g < h * SPIRA__HOST_MEASURE_RATIO) {
+    /* a deterministic context keeps the model's answer: a timing could send the same solve
+     * to the host in one run and to the GPU, which rounds otherwise, in the next */
+    if (!ctx->deterministic && h < g * SPIRA__HOST_MEASURE_RATIO &&
+        g < h * SPIRA__HOST_MEASURE_RATIO) {
         *on_host = -1;
         *why = "too close to predict: the host's iteration is timed";
         return SPIRA_OK;

@@ -928,6 +928,19 @@ START_TEST(gpu_small_solves_on_host)
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, Gc, bgc, xgc, &o, &ic), SPIRA_OK);
     ck_assert_int_gt(calls_cpu, 10);
     ck_assert_int_le(abs(calls - calls_cpu), 2); /* the GPU's rounding may move the stop */
+    /* a deterministic context decides by the model alone: no clock in the choice */
+    spira_context det;
+    spira_context_opts cd = {.backend = SPIRA_BACKEND_AUTO, .deterministic = 1};
+    ck_assert_int_eq(spira_context_create(&det, &cd), SPIRA_OK);
+    spira_matrix Gd;
+    ck_assert_int_eq(spira_matrix_read_mm(det, tu_data("gr_30_30.mtx"), SPIRA_R64, &Gd), SPIRA_OK);
+    spira_vector gdt, bgd = tu_rhs(Gd, &gdt, tu_seed()), xgd;
+    ck_assert_int_eq(spira_vector_create(det, 900, SPIRA_R64, &xgd), SPIRA_OK);
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, Gd, bgd, xgd, &o, &info), SPIRA_OK);
+    ck_assert_ptr_null(strstr(info.backend_reason, "timed"));
+    spira_vector_destroy(gdt), spira_vector_destroy(bgd), spira_vector_destroy(xgd);
+    spira_matrix_destroy(Gd);
+    spira_context_destroy(det);
     /* a large system stays on the GPU */
     ck_assert_int_eq(spira_matrix_laplacian(chosen, 2, 400, SPIRA_R64, &L), SPIRA_OK);
     spira_vector bl, xl;
