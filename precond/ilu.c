@@ -87,8 +87,8 @@ static spira_status choose_rows(spira_matrix A, spira__ilu_factor *f, double *sc
                                        scale ? scale + c->nrows : NULL);
 }
 
-/* lu <- the rows of P A (values in double in w), ready to be factored in place. */
-static spira_status permuted_copy(spira_matrix A, spira__ilu_factor *f, double *w)
+/* lu's pattern <- the rows of P A's (its values allocated in A's dtype, not filled). */
+static spira_status permuted_pattern(spira_matrix A, spira__ilu_factor *f)
 {
     const spira__csr *c = &A->csr;
     spira__csr *lu = &f->lu;
@@ -107,13 +107,27 @@ static spira_status permuted_copy(spira_matrix A, spira__ilu_factor *f, double *
     /* by rows on threads: the first touch of the new arrays (page faults) is most of it */
 #pragma omp parallel for schedule(static) if (c->nnz > SPIRA__PARALLEL_ITEMS)
     for (int32_t j = 0; j < c->nrows; j++) {
-        int32_t i = f->perm ? f->perm[j] : j, k = lu->row_ptr[j];
-        for (int32_t q = c->row_ptr[i]; q < c->row_ptr[i + 1]; q++, k++) {
-            lu->col_idx[k] = c->col_idx[q];
-            w[k] = spira__get(c->val, c->dtype, q);
-        }
+        const int32_t i = f->perm ? f->perm[j] : j, b = c->row_ptr[i];
+        memcpy(lu->col_idx + lu->row_ptr[j], c->col_idx + b,
+               (size_t)(c->row_ptr[i + 1] - b) * sizeof *lu->col_idx);
     }
     return SPIRA_OK;
+}
+
+/* w <- the values of P (A + alpha diag(A)) on lu's pattern, in double (read from A each
+ * time: no copy of them is kept for the retries); mark <- all -1. */
+static void shifted_values(const spira__csr *c, const spira__ilu_factor *f, double alpha,
+                           double *w, int32_t *mark)
+{
+#pragma omp parallel for schedule(static) if (c->nnz > SPIRA__PARALLEL_ITEMS)
+    for (int32_t j = 0; j < c->nrows; j++) {
+        int32_t i = f->perm ? f->perm[j] : j, k = f->lu.row_ptr[j];
+        mark[j] = -1;
+        for (int32_t q = c->row_ptr[i]; q < c->row_ptr[i + 1]; q++, k++) {
+            const double v = spira__get(c->val, c->dtype, q);
+            w[k] = c->col_idx[q] == j ? (1 + alpha) * v : v;
+        }
+    }
 }
 
 /* Factor w (the values of f->lu's pattern) in place; mark: n ints, all -1, left so.
@@ -164,26 +178,19 @@ static spira_status ilu0_factor(spira_matrix A, spira__ilu_factor *f)
     const spira__csr *c = &A->csr;
     SPIRA__TRY(spira__alloc(A->ctx, (void **)&f->diag, (size_t)c->nrows, sizeof *f->diag,
                             "ILU(0) diagonal positions"));
-    double *w = NULL, *w0 = NULL;
+    /* the factor is made in double: in place in a double one, else in w */
+    double *w = NULL;
     int32_t *mark = NULL;
-    spira_status s = spira__alloc(A->ctx, (void **)&w, (size_t)c->nnz, sizeof *w,
-                                  "ILU(0) work");
-    if (s == SPIRA_OK)
-        s = spira__alloc(A->ctx, (void **)&w0, (size_t)c->nnz, sizeof *w0, "ILU(0) work");
+    spira_status s = permuted_pattern(A, f);
+    if (s == SPIRA_OK && c->dtype == SPIRA_R64) w = f->lu.val;
+    else if (s == SPIRA_OK)
+        s = spira__alloc(A->ctx, (void **)&w, (size_t)c->nnz, sizeof *w, "ILU(0) work");
     if (s == SPIRA_OK)
         s = spira__alloc(A->ctx, (void **)&mark, (size_t)c->nrows, sizeof *mark, "ILU(0) work");
-    if (s == SPIRA_OK) s = permuted_copy(A, f, w0);
     const int positive = s == SPIRA_OK && wants_positive(c, f);
     f->ic = positive;
     for (double alpha = 0; s == SPIRA_OK; alpha = alpha ? 2 * alpha : 1e-3) {
-        /* w <- P (A + alpha diag(A)) */
-        const int32_t *rp = f->lu.row_ptr, *ci = f->lu.col_idx;
-#pragma omp parallel for schedule(static) if (c->nnz > SPIRA__PARALLEL_ITEMS)
-        for (int32_t i = 0; i < c->nrows; i++) {
-            mark[i] = -1;
-            for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-                w[k] = ci[k] == i ? (1 + alpha) * w0[k] : w0[k];
-        }
+        shifted_values(c, f, alpha, w, mark);
         double piv = 0;
         int32_t row = factor_rows(f, w, mark, positive, &piv);
         f->shift = alpha;
@@ -197,12 +204,11 @@ static spira_status ilu0_factor(spira_matrix A, spira__ilu_factor *f)
                              f->perm ? ", after the row permutation" : "",
                              f->diag[row] < 0 ? ", which has no diagonal entry" : "", alpha);
     }
-    if (s == SPIRA_OK) {
+    if (s == SPIRA_OK && w != f->lu.val) {
 #pragma omp parallel for schedule(static) if (c->nnz > SPIRA__PARALLEL_ITEMS)
         for (int32_t k = 0; k < c->nnz; k++) spira__set(f->lu.val, f->lu.dtype, k, w[k]);
     }
-    spira__free(w);
-    spira__free(w0);
+    if (w != f->lu.val) spira__free(w);
     spira__free(mark);
     return s;
 }
