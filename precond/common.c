@@ -39,16 +39,22 @@ static spira_status inverse_diagonal(spira_matrix A, double **out)
     const spira__csr *c = &A->csr;
     double *d = NULL;
     SPIRA__TRY(spira__alloc(A->ctx, (void **)&d, (size_t)c->nrows, sizeof *d, "diagonal"));
+    /* on threads (a search of each row for its diagonal), the first bad row named */
+    int32_t bad = c->nrows;
+    const int team = c->nnz > SPIRA__PARALLEL_ITEMS;
+#pragma omp parallel for schedule(static) reduction(min : bad) if (team)
     for (int32_t i = 0; i < c->nrows; i++) {
-        double a = spira__diagonal_entry(c, i);
-        if (a == 0 || !isfinite(a)) {
-            spira__free(d);
-            return spira__error(A->ctx, a == 0 ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE,
-                                "Jacobi needs a nonzero finite diagonal: A(%d,%d) = %g "
-                                "(1-based row %d)",
-                                i, i, a, i + 1);
-        }
+        const double a = spira__diagonal_entry(c, i);
         d[i] = 1.0 / a;
+        if ((a == 0 || !isfinite(a)) && i < bad) bad = i;
+    }
+    if (bad < c->nrows) {
+        const double a = spira__diagonal_entry(c, bad);
+        spira__free(d);
+        return spira__error(A->ctx, a == 0 ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE,
+                            "Jacobi needs a nonzero finite diagonal: A(%d,%d) = %g "
+                            "(1-based row %d)",
+                            bad, bad, a, bad + 1);
     }
     *out = d;
     return SPIRA_OK;

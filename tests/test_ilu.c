@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* A random n x n sparse matrix with about density * n^2 entries in [-4, 4] plus a random
  * permutation's entries (so it is structurally nonsingular) and, with dominant, a
@@ -101,6 +104,49 @@ static spira__ilu_factor *factor_of(spira_matrix A, spira_solve_opts *o, const c
     ck_assert_ptr_nonnull(e);
     return (spira__ilu_factor *)e->plan;
 }
+
+/* Jacobi's D^-1 on a team (a matrix of 100,000 entries and more: precond/common.c) names
+ * the first bad diagonal in row order as one thread does: with a NaN at row 20,000 and a
+ * zero at row 50,000, the NaN; with row 20,000 mended, the zero; on 1, 2 and 3 threads. */
+START_TEST(jacobi_names_first_bad_diagonal_on_threads)
+{
+    spira_context ctx = tu_cpu();
+    spira_matrix L;
+    ck_assert_int_eq(spira_matrix_laplacian(ctx, 3, 40, SPIRA_R64, &L), SPIRA_OK);
+    spira__csr *c = &L->csr;
+    double *v = c->val;
+    int32_t at[2];
+    for (int r = 0; r < 2; r++) { /* the diagonal's positions in rows 20,000 and 50,000 */
+        const int32_t row = r ? 50000 : 20000;
+        at[r] = c->row_ptr[row];
+        while (c->col_idx[at[r]] != row) at[r]++;
+    }
+    const double keep = v[at[0]];
+    v[at[0]] = NAN;
+    v[at[1]] = 0;
+#ifdef _OPENMP
+    const int threads = omp_get_max_threads();
+#endif
+    for (int mended = 0; mended < 2; mended++) {
+        if (mended) v[at[0]] = keep;
+        for (int m = 1; m <= 3; m++) {
+#ifdef _OPENMP
+            omp_set_num_threads(m);
+#endif
+            spira_vector d = NULL;
+            ck_assert_int_eq(spira__inverse_diagonal_vector(L, &d),
+                             mended ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE);
+            ck_assert_ptr_null(d);
+            tu_assert_error_has(ctx, mended ? "(1-based row 50001)" : "(1-based row 20001)");
+        }
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+    spira_matrix_destroy(L);
+    spira_context_destroy(ctx);
+}
+END_TEST
 
 /* ILU(0)'s defining identity: (L U)(i,j) = (P A)(i,j) wherever P A has an entry. _i odd: a
  * matrix without a dominant diagonal, most diagonal entries zero, so P != I. */
@@ -597,6 +643,7 @@ Suite *suite_ilu(void)
     tc = tcase_create("factor");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, ilu0_identity_on_pattern, 0, 4);
+    tcase_add_test(tc, jacobi_names_first_bad_diagonal_on_threads);
     tcase_add_loop_test(tc, ilu_exact_without_dropping, 0, 3);
     tcase_add_loop_test(tc, ilu_real_nonsymmetric, 0, 5);
     tcase_add_test(tc, ilu0_cg_and_cache);
