@@ -4,9 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 START_TEST(coo_sorted_and_summed)
 {
@@ -170,18 +167,12 @@ static void same_csr(const spira__csr *c, const spira__csr *one)
 typedef spira_status (*make_fn)(const void *arg, spira_matrix *out);
 static void on_1_2_3_threads(make_fn make, const void *arg, spira_matrix out[3])
 {
-#ifdef _OPENMP
-    const int threads = omp_get_max_threads();
-#endif
+    const int threads = tu_omp_threads(0);
     for (int m = 1; m <= 3; m++) {
-#ifdef _OPENMP
-        omp_set_num_threads(m);
-#endif
+        tu_omp_threads(m);
         ck_assert_int_eq(make(arg, &out[m - 1]), SPIRA_OK);
     }
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#endif
+    tu_omp_threads(threads);
 }
 
 static spira_status make_transpose(const void *A, spira_matrix *out)
@@ -203,18 +194,14 @@ START_TEST(asymmetry_in_parallel_names_the_first)
     double *v = c->val;
     const int32_t rows[2] = {50000, 20000};
     const double off[2] = {1e-3, 1e-13};
-#ifdef _OPENMP
-    const int threads = omp_get_max_threads();
-#endif
+    const int threads = tu_omp_threads(0);
     for (int step = 0; step <= 4; step++) {
         if (step == 2 || step == 4) { /* alter the last entry of rows[] (a neighbor's) */
             const int32_t r = rows[step / 2 - 1];
             v[c->row_ptr[r + 1] - 1] += step == 4 ? 1e-3 : off[0];
         }
         for (int m = 1; m <= 3; m++) {
-#ifdef _OPENMP
-            omp_set_num_threads(m);
-#endif
+            tu_omp_threads(m);
             int32_t i, j;
             const int got = spira__csr_asymmetry(c, 1e-10, &i, &j);
             ck_assert_int_eq(got, step >= 2);
@@ -227,9 +214,7 @@ START_TEST(asymmetry_in_parallel_names_the_first)
             v[c->row_ptr[rows[0]]] *= 1 + off[1];
         }
     }
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#endif
+    tu_omp_threads(threads);
     spira_matrix_destroy(L);
     spira_context_destroy(ctx);
 }

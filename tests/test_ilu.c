@@ -13,9 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* A random n x n sparse matrix with about density * n^2 entries in [-4, 4] plus a random
  * permutation's entries (so it is structurally nonsingular) and, with dominant, a
@@ -124,15 +121,11 @@ START_TEST(jacobi_names_first_bad_diagonal_on_threads)
     const double keep = v[at[0]];
     v[at[0]] = NAN;
     v[at[1]] = 0;
-#ifdef _OPENMP
-    const int threads = omp_get_max_threads();
-#endif
+    const int threads = tu_omp_threads(0);
     for (int mended = 0; mended < 2; mended++) {
         if (mended) v[at[0]] = keep;
         for (int m = 1; m <= 3; m++) {
-#ifdef _OPENMP
-            omp_set_num_threads(m);
-#endif
+            tu_omp_threads(m);
             spira_vector d = NULL;
             ck_assert_int_eq(spira__inverse_diagonal_vector(L, &d),
                              mended ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE);
@@ -140,9 +133,7 @@ START_TEST(jacobi_names_first_bad_diagonal_on_threads)
             tu_assert_error_has(ctx, mended ? "(1-based row 50001)" : "(1-based row 20001)");
         }
     }
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#endif
+    tu_omp_threads(threads);
     spira_matrix_destroy(L);
     spira_context_destroy(ctx);
 }

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <time.h>
 
 spira_context tu_cpu(void)
@@ -645,4 +648,16 @@ spira_matrix tu_scrambled_band(spira_context ctx, int32_t n, int32_t w, int uppe
     spira_matrix A = tu_coo(ctx, n, k, ri, ci, v, t);
     free(ri), free(ci), free(v), free(p);
     return A;
+}
+
+int tu_omp_threads(int n)
+{
+#ifdef _OPENMP
+    const int before = omp_get_max_threads();
+    if (n >= 1) omp_set_num_threads(n);
+    return before;
+#else
+    (void)n;
+    return 1;
+#endif
 }

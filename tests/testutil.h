@@ -127,6 +127,9 @@ void tu_check_fused_blas(spira_context ctx, spira_dtype t, int32_t n, unsigned s
  * the shape and precision (test_faults.c). */
 void tu_check_allocation_walk(spira_context ctx, int variant);
 
+/* OpenMP's threads for the next parallel regions set to n (n < 1: left as they are); returns
+ * the number before (1 in a build without OpenMP, where nothing is set). */
+int tu_omp_threads(int n);
 /* Two threads with a context each solve at once and match their lone runs (test_threads.c). */
 void tu_check_two_threads(spira_backend backend);
 Suite *suite_pkt(void);
