@@ -6,14 +6,14 @@
 # 2^20 at defaults and with RCM, exact solves / Jacobi sweeps / ISAI). From the source
 # root on the GPU machine:
 #   bash bench/gpu-verify.sh [CARRY_DIR [OUT_DIR]]          (defaults .device-run, $OUT)
-# STAGES="suite sanitize spmv pagerank trisolve" picks stages (default all); on two
+# STAGES="suite sanitize spmv pagerank small trisolve" picks stages (default all); on two
 # GPUs or more, STAGES="devices" runs check_gpu_devices and the GF(2) sequence on 1 and 2
 # devices. Writes a log a stage into OUT_DIR and a line a result into OUT_DIR/summary.txt.
 set -uo pipefail
 root=$(pwd)
 carry=${1:-.device-run}
 out=${2:-${OUT:-/tmp/out}}
-stages=${STAGES:-suite sanitize spmv pagerank trisolve}
+stages=${STAGES:-suite sanitize spmv pagerank small trisolve}
 [ -f "$carry/env.sh" ] || { echo "gpu-verify.sh: no $carry/env.sh (bench/carry-build.sh)" >&2; exit 2; }
 # shellcheck disable=SC1091
 . "$carry/env.sh"
@@ -81,6 +81,28 @@ for st in $stages; do
         >/tmp/verify/pagerank.txt 2>&1
       cat /tmp/verify/pagerank.txt >>"$out/pagerank.txt"
       note "pagerank ${args:-default}: $(grep -E '^  (time|repeated|reorder) ' /tmp/verify/pagerank.txt | tr -s ' ' | tr '\n' ';')"
+    done
+    ;;
+  small)
+    # issue 14's small systems: each bundled matrix's multiply alone and back to back with
+    # auto and csr-vector (cuSPARSE beside), and CG on the small SPD ones on each backend
+    # (us an iteration: the median of solves 2..20)
+    for m in 1138_bus adder_dcop_05 bcsstk01 email-Eu-core gr_30_30 orsirr_1 pores_1 \
+             sherman5 west0067; do
+      "$bin/spira-spmv" --formats auto,csr-vector --reps 200 "$root/data/$m.mtx" \
+        >/tmp/verify/small.txt 2>&1
+      cat /tmp/verify/small.txt >>"$out/small.txt"
+      note "small $m, ms alone / back to back: $(awk '/^(cusparse|auto|csr-vector) / {f = $1; t = $7}
+        /back to back/ {printf "%s %s / %s; ", f, t, $4}' /tmp/verify/small.txt)"
+    done
+    for m in bcsstk01 gr_30_30 1138_bus; do
+      for be in cpu cuda auto; do
+        "$bin/spira-solve" "$root/data/$m.mtx" --backend "$be" --repeat 20 \
+          >/tmp/verify/small.txt 2>&1
+        cat /tmp/verify/small.txt >>"$out/small.txt"
+        note "small CG $m $be: $(sed -n 's/.*median.*(\([0-9.]*\) ms each iteration).*/\1 ms/p' \
+          /tmp/verify/small.txt) $(sed -n 's/^  iterated *//p' /tmp/verify/small.txt)"
+      done
     done
     ;;
   trisolve)
