@@ -16,9 +16,9 @@ typedef struct {
 
 /* Where a solve with options o runs on A: *on_host 1 for the host, 0 for the GPU, -1 when
  * the model's predictions are too close to call (within SPIRA__HOST_MEASURE_RATIO of each
- * other, in a context that is not deterministic): then the caller times a few iterations of the host solver and decides with
- * spira__host_decide against *gpu_us, the GPU's predicted iteration (microseconds). *why
- * in words (static). applies_per_it: the multiplies and preconditioner applies an
+ * other, in a context that is not deterministic): then the caller times a few iterations
+ * of the host solver and decides with spira__host_decide against *gpu_us, the GPU's
+ * predicted iteration (microseconds). *why in words (static). applies_per_it: the multiplies and preconditioner applies an
  * iteration makes; graph: its GPU iteration would run as a CUDA graph (cg_graph.c).
  * Refuses a backend the context cannot give. */
 #define SPIRA__HOST_MEASURE_RATIO 3.0

@@ -278,16 +278,18 @@ static spira_status host_or_gpu(spira_solver_type type, spira_matrix A,
     const double setup_ms = in->setup_ms;
     const int its[3] = {2, 4, 12};
     double ms[3];
+    /* no test stops the trial before its iterations; the caller's monitor and history are
+     * left alone */
+    in->o.rtol = in->o.atol = 0;
+    in->o.dtol = INFINITY;
+    in->o.use_initial_guess = 0;
+    in->o.monitor = NULL;
+    in->o.history = NULL;
+    in->o.history_len = 0;
     int ok = spira_vector_fill(S->host.b, 1.0) == SPIRA_OK;
     for (int k = 0; k < 3 && ok; k++) {
         in->o.maxit = its[k];
-        in->o.rtol = in->o.atol = 0;
-        in->o.dtol = INFINITY;
         in->o.stagnation_window = its[k] + 1;
-        in->o.use_initial_guess = 0;
-        in->o.monitor = NULL;
-        in->o.history = NULL;
-        in->o.history_len = 0;
         spira_solve_info info;
         const double t0 = spira__now_ms();
         spira_status r = spira_solver_solve(in, S->host.b, S->host.x, &info);
