@@ -5,7 +5,7 @@ libspira_lib_la_SOURCES += lib/error.c lib/alloc.c lib/timing.c lib/threads.c li
 noinst_HEADERS += lib/spira_impl.h lib/mm_lex.h lib/mm_pow10.h lib/mmio.h lib/cuda/gateway.h lib/cuda/check.cuh \
 	lib/cuda/reduce.cuh
 CUDA_SRCS += lib/cuda/runtime.cu lib/cuda/blas.cu lib/cuda/fused.cu lib/cuda/gf2_blas.cu \
-	lib/cuda/graph.cu lib/cuda/devices.cu
+	lib/cuda/graph.cu lib/cuda/devices.cu lib/cuda/preload.cu
 EXTRA_DIST += build-aux/gen-mm-pow10.py build-aux/kernel-registers.awk
 # block Wiedemann's block operations (X^T Z, X S)
 libspira_lib_la_SOURCES += lib/gf2_inner.c

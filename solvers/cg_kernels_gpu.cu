@@ -158,3 +158,5 @@ extern "C" spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
+
+SPIRA__MODULE_ANCHOR(cg, cg_update_kernel<double>)

@@ -41,3 +41,5 @@ extern "C" spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n
                                                (float *)x, (const float *)d, sc);
     return spira__read_sums(ctx, st, sc, 2, out);
 }
+
+SPIRA__MODULE_ANCHOR(pagerank, pagerank_kernel<double>)

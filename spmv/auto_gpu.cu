@@ -80,3 +80,5 @@ spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, 
     spira__cuda_scratch_free(ctx, flags);
     return s;
 }
+
+SPIRA__MODULE_ANCHOR(auto, row_counts_kernel)

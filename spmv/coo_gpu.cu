@@ -374,3 +374,5 @@ extern "C" const spira__format_gpu spira__coo_gpu = {
     .build = coo_dev_build,
     .apply = coo_dev_apply,
 };
+
+SPIRA__MODULE_ANCHOR(coo, coo_flat_kernel<double>)

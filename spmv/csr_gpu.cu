@@ -70,3 +70,5 @@ extern "C" const spira__format_gpu spira__csr_scalar_gpu = {
     .shares_csr = 1,
     .apply = csr_scalar_dev_apply,
 };
+
+SPIRA__MODULE_ANCHOR(csr, csr_scalar_kernel<double>)

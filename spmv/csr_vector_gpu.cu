@@ -73,3 +73,5 @@ extern "C" const spira__format_gpu spira__csr_vector_gpu = {
     .shares_csr = 1,
     .apply = csr_vector_dev_apply,
 };
+
+SPIRA__MODULE_ANCHOR(csr_vector, csr_vector_kernel<double, 32>)

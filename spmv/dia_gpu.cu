@@ -217,3 +217,5 @@ extern "C" const spira__format_gpu spira__dia_gpu = {
     .build = dia_dev_build,
     .apply = dia_dev_apply,
 };
+
+SPIRA__MODULE_ANCHOR(dia, dia_kernel<double>)

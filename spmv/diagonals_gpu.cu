@@ -74,3 +74,5 @@ spira_status spira__diagonals_flag(spira_context ctx, const spira__csr_dev *dA, 
     *ndiag = n;
     return s;
 }
+
+SPIRA__MODULE_ANCHOR(diagonals, flag_kernel)

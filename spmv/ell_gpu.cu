@@ -176,3 +176,5 @@ extern "C" const spira__format_gpu spira__ell_gpu = {
     .build = ell_dev_build,
     .apply = ell_dev_apply,
 };
+
+SPIRA__MODULE_ANCHOR(ell, ell_kernel<double>)

@@ -148,3 +148,5 @@ spira_status spira__rows_dev_expand(spira_context ctx, int32_t nrows, const int3
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
+
+SPIRA__MODULE_ANCHOR(rows, expand_kernel)

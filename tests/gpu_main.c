@@ -42,6 +42,9 @@ START_TEST(gpu_blas_matches_cpu)
     ck_assert_int_eq(spira_nrm2(gx, &rg), SPIRA_OK);
     spira_nrm2(cx, &rc);
     ck_assert_double_eq_tol(rg, rc, tol * rc);
+    ck_assert_int_eq(spira_asum(gx, &rg), SPIRA_OK);
+    spira_asum(cx, &rc);
+    ck_assert_double_eq_tol(rg, rc, tol * rc);
     ck_assert_int_eq(spira_axpby(0.5, gx, -2.0, gy), SPIRA_OK);
     spira_axpby(0.5, cx, -2.0, cy);
     ck_assert_int_eq(spira_scal(3.0, gy), SPIRA_OK);
@@ -65,6 +68,34 @@ START_TEST(gpu_blas_matches_cpu)
     spira_vector_destroy(cx), spira_vector_destroy(cy);
     spira_context_destroy(c);
     free(a), free(b), free(o1), free(o2);
+}
+END_TEST
+
+/* nrm2 where the sum of squares leaves double's range (entries near 1e200 and 1e-200, where
+ * the device's plain sum hands over to cuBLAS's scaled one), a zero vector, and float
+ * vectors whose squares float could not hold: the CPU's scaled nrm2 within rounding. */
+START_TEST(gpu_nrm2_range)
+{
+    const double scale[] = {1e200, 1e-200, 0, 1e30, 1e-30, 1e160};
+    const spira_dtype t = _i == 3 || _i == 4 ? SPIRA_R32 : SPIRA_R64;
+    const int32_t n = 5000;
+    spira_context c = tu_cpu();
+    unsigned st = tu_seed() + (unsigned)_i;
+    double *a = malloc(n * sizeof *a);
+    for (int32_t i = 0; i < n; i++) a[i] = scale[_i] * tu_uniform(&st, -1, 1);
+    spira_vector g, h;
+    ck_assert_int_eq(spira_vector_create(gpu, n, t, &g), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(c, n, t, &h), SPIRA_OK);
+    spira_vector_set_f64(g, a), spira_vector_set_f64(h, a);
+    double rg = -1, rc = -2;
+    ck_assert_int_eq(spira_nrm2(g, &rg), SPIRA_OK);
+    ck_assert_int_eq(spira_nrm2(h, &rc), SPIRA_OK);
+    ck_assert(isfinite(rg));
+    ck_assert_double_eq_tol(rg, rc, 1e-6 * rc);
+    if (scale[_i] == 0) ck_assert_double_eq(rg, 0);
+    spira_vector_destroy(g), spira_vector_destroy(h);
+    spira_context_destroy(c);
+    free(a);
 }
 END_TEST
 
@@ -1033,6 +1064,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, gpu_blas_matches_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_fused_blas, 0, 6);
+    tcase_add_loop_test(tc, gpu_nrm2_range, 0, 6);
     tcase_add_loop_test(tc, gpu_formats_on_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_variants_on_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_formats_large, 0, 4);

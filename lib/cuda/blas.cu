@@ -1,7 +1,6 @@
 /*
- * blas.cu - BLAS-1 on the device: cuBLAS for dot, nrm2, asum and scal (host pointer mode, so
- * each reduction returns its scalar to the host, the one round trip CG needs per dot),
- * small grid-stride kernels for what cuBLAS lacks (axpby in one pass, fill, pmul).
+ * blas.cu - BLAS-1 on the device that reduces nothing: small grid-stride kernels (fill,
+ * axpby in one pass, scal, pmul, gather). The reductions (dot, nrm2, asum) are fused.cu's.
  */
 #include "cuda/gateway.h"
 #include "cuda/check.cuh"
@@ -19,6 +18,13 @@ __global__ void axpby_kernel(int n, T a, const T *__restrict__ x, T b, T *__rest
 {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         y[i] = b == T(0) ? a * x[i] : a * x[i] + b * y[i];
+}
+
+template <typename T>
+__global__ void scal_kernel(int n, T a, T *x)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        x[i] *= a;
 }
 
 template <typename T>
@@ -42,11 +48,6 @@ static cudaStream_t stream_of(spira_context ctx)
     return (cudaStream_t)spira__cuda_stream(ctx);
 }
 
-static cublasHandle_t blas_of(spira_context ctx)
-{
-    return (cublasHandle_t)spira__cuda_cublas(ctx);
-}
-
 extern "C" spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx,
                                          double v)
 {
@@ -55,45 +56,6 @@ extern "C" spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dty
     if (t == SPIRA_R64) fill_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (double *)dx, v);
     else fill_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (float *)dx, (float)v);
     SPIRA__LAUNCHED(ctx);
-    return SPIRA_OK;
-}
-
-extern "C" spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t,
-                                        const void *dx, const void *dy, double *r)
-{
-    if (t == SPIRA_R64) {
-        SPIRA__CUBLAS(ctx, cublasDdot(blas_of(ctx), n, (const double *)dx, 1, (const double *)dy, 1, r));
-    } else {
-        float f = 0;
-        SPIRA__CUBLAS(ctx, cublasSdot(blas_of(ctx), n, (const float *)dx, 1, (const float *)dy, 1, &f));
-        *r = f;
-    }
-    return SPIRA_OK;
-}
-
-extern "C" spira_status spira__cuda_nrm2(spira_context ctx, int32_t n, spira_dtype t,
-                                         const void *dx, double *r)
-{
-    if (t == SPIRA_R64) {
-        SPIRA__CUBLAS(ctx, cublasDnrm2(blas_of(ctx), n, (const double *)dx, 1, r));
-    } else {
-        float f = 0;
-        SPIRA__CUBLAS(ctx, cublasSnrm2(blas_of(ctx), n, (const float *)dx, 1, &f));
-        *r = f;
-    }
-    return SPIRA_OK;
-}
-
-extern "C" spira_status spira__cuda_asum(spira_context ctx, int32_t n, spira_dtype t,
-                                         const void *dx, double *r)
-{
-    if (t == SPIRA_R64) {
-        SPIRA__CUBLAS(ctx, cublasDasum(blas_of(ctx), n, (const double *)dx, 1, r));
-    } else {
-        float f = 0;
-        SPIRA__CUBLAS(ctx, cublasSasum(blas_of(ctx), n, (const float *)dx, 1, &f));
-        *r = f;
-    }
     return SPIRA_OK;
 }
 
@@ -114,12 +76,11 @@ extern "C" spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dt
 extern "C" spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a,
                                          void *dx)
 {
-    if (t == SPIRA_R64) {
-        SPIRA__CUBLAS(ctx, cublasDscal(blas_of(ctx), n, &a, (double *)dx, 1));
-    } else {
-        float f = (float)a;
-        SPIRA__CUBLAS(ctx, cublasSscal(blas_of(ctx), n, &f, (float *)dx, 1));
-    }
+    if (n == 0) return SPIRA_OK;
+    unsigned g = spira__blocks(n, 256);
+    if (t == SPIRA_R64) scal_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, a, (double *)dx);
+    else scal_kernel<<<g, 256, 0, stream_of(ctx)>>>(n, (float)a, (float *)dx);
+    SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
 
@@ -150,3 +111,5 @@ extern "C" spira_status spira__cuda_gather(spira_context ctx, int32_t n, spira_d
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
+
+SPIRA__MODULE_ANCHOR(blas, fill_kernel<double>)

@@ -58,4 +58,13 @@ static inline unsigned spira__blocks(long long n, int b)
     return (unsigned)g;
 }
 
+/* One kernel of this file's module, named for lib/cuda/preload.cu: a context's first use of
+ * the device loads the module from it in the background, instead of the first launch of
+ * each kernel paying for its loading in the middle of a solve. */
+#define SPIRA__MODULE_ANCHOR(name, ...)                                                  \
+    extern "C" const void *spira__module_##name(void)                                    \
+    {                                                                                    \
+        return reinterpret_cast<const void *>(&__VA_ARGS__);                             \
+    }
+
 #endif

@@ -41,6 +41,53 @@ extern "C" spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, sp
     return spira__read_sums(ctx, st, sc, k, out);
 }
 
+/* The single reductions of the vector API (spira_dot, spira_nrm2, spira_asum) are these
+ * kernels too, not cuBLAS's: the same sums in double as the solvers' fused ones, and no
+ * cuBLAS module to load lazily, which cost a program's first solve about 2.5 ms on the H100
+ * (its first cublasDnrm2; bench/results/2026-11-26-h100-session13). */
+extern "C" spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t,
+                                        const void *dx, const void *dy, double *r)
+{
+    return spira__cuda_dots(ctx, 1, n, t, &dx, &dy, r);
+}
+
+/* sqrt of the sum of squares in double, which holds any float vector's; a double vector's
+ * overflows past entries of about 1e154 and underflows below 1e-154, and there cuBLAS's
+ * scaled nrm2 answers (a zero vector too: its sum is 0 either way). */
+extern "C" spira_status spira__cuda_nrm2(spira_context ctx, int32_t n, spira_dtype t,
+                                         const void *dx, double *r)
+{
+    double ss;
+    SPIRA__TRY(spira__cuda_dot(ctx, n, t, dx, dx, &ss));
+    if (t == SPIRA_R32 || (ss >= 1e-290 && ss <= 1e290)) {
+        *r = sqrt(ss);
+        return SPIRA_OK;
+    }
+    cublasHandle_t h = (cublasHandle_t)spira__cuda_cublas(ctx);
+    SPIRA__CUBLAS(ctx, cublasDnrm2(h, n, (const double *)dx, 1, r));
+    return SPIRA_OK;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(THREADS) asum_kernel(int n, const T *x, spira__reduce_scratch *sc)
+{
+    double sum[1] = {0};
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
+        sum[0] += fabs((double)x[i]);
+    spira__grid_sums(sum, sc);
+}
+
+extern "C" spira_status spira__cuda_asum(spira_context ctx, int32_t n, spira_dtype t,
+                                         const void *dx, double *r)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
+    const unsigned g = spira__reduce_blocks(n);
+    if (t == SPIRA_R64) asum_kernel<<<g, THREADS, 0, st>>>(n, (const double *)dx, sc);
+    else asum_kernel<<<g, THREADS, 0, st>>>(n, (const float *)dx, sc);
+    return spira__read_sums(ctx, st, sc, 1, r);
+}
+
 /* y <- a x + b y (y not read when b == 0), then out[k] = (y, z_k) for k < K; z_k may be y:
  * each thread reads back the y[i] it wrote. */
 template <typename T, int K>
@@ -81,3 +128,5 @@ extern "C" spira_status spira__cuda_axpby_dots(spira_context ctx, int k, int32_t
     else launch_axpby_dots<float>(k, n, a, x, b, y, z, st, sc);
     return spira__read_sums(ctx, st, sc, k, out);
 }
+
+SPIRA__MODULE_ANCHOR(fused, dots_kernel<double, 1>)

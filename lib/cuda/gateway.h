@@ -22,6 +22,10 @@ spira_status spira__no_cuda(spira_context ctx);
 /* Select ctx->device, create stream, cuBLAS handle; fill ctx->device_name. */
 spira_status spira__cuda_init(spira_context ctx);
 void spira__cuda_fini(spira_context ctx);
+/* The thread that loads the library's kernels in the background (preload.cu): started by
+ * spira__cuda_init for the first context on a device (NULL: none), joined by fini. */
+void *spira__cuda_preload_start(int device);
+void spira__cuda_preload_join(void *thread);
 /* Number of usable devices (0 when there is no driver or no GPU). */
 int spira__cuda_device_count(void);
 /* Several devices (lib/devices.c): make ctx's device the current one; let a and b read
@@ -77,7 +81,7 @@ typedef struct spira__csr_dev {
 spira_status spira__cuda_csr_upload(spira_context ctx, const spira__csr *A, spira__csr_dev **d);
 void spira__cuda_csr_free(spira_context ctx, spira__csr_dev *d); /* NULL is fine */
 
-/* BLAS-1 (cuBLAS where it has the call, small kernels otherwise). */
+/* BLAS-1 (blas.cu; the reductions dot, nrm2 and asum in fused.cu). */
 spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx, double v);
 spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
                              const void *dy, double *r);

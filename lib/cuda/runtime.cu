@@ -30,6 +30,7 @@ struct spira_cuda_ctx {
     void *stage[2];            /* pinned, STAGE_BYTES each; NULL: uploads are pageable */
     cudaEvent_t staged[2];     /* stage[i]'s last copy to the device is done */
     cudaMemPool_t pool;        /* scratch; NULL: the device's default pool */
+    void *preload;             /* the thread loading the kernels (preload.cu), or NULL */
 };
 
 struct spira_cuda_timer {
@@ -142,6 +143,7 @@ extern "C" spira_status spira__cuda_init(spira_context ctx)
     }
     if (s == SPIRA_OK) stage_init(c);
     if (s == SPIRA_OK) pool_init(ctx, c);
+    if (s == SPIRA_OK) c->preload = spira__cuda_preload_start(ctx->device);
     if (s != SPIRA_OK) spira__cuda_fini(ctx);
     return s;
 }
@@ -150,6 +152,7 @@ extern "C" void spira__cuda_fini(spira_context ctx)
 {
     spira_cuda_ctx *c = ctx->cuda;
     if (!c) return;
+    spira__cuda_preload_join(c->preload);
     cudaSetDevice(ctx->device); /* a part's context may go after another device's work */
     cudaGetLastError();
     spira__cuda_free(ctx, c->scratch);
