@@ -15,6 +15,8 @@
 #   PROBLEMS=LIST  gen-irregular.py's names, comma-separated (default all)
 #   FORMATS=LIST   the single formats, comma-separated (default: all spira-spmv lists)
 #   REPEAT=N       solves on the same matrix for the "ten solves" column (default 10)
+#   RUNS=N         processes per Spira contender (default 3): the table keeps each one's
+#                  run of median total, so one process's noisy setup decides nothing
 #   TIMEOUT=S      seconds one contender may run (default 60; CuPy's CUPY_TIMEOUT, 120,
 #                  since scipy.io.mmread may be slow)
 #   BUDGET=S       seconds for the whole run after the matrices are made (default 420);
@@ -32,7 +34,7 @@
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: time-to-solution.sh OUT_DIR (from a built tree)}
-scale=${SCALE:-1}; cache=${CACHE:-/tmp/spira-tts}; repeat=${REPEAT:-10}
+scale=${SCALE:-1}; cache=${CACHE:-/tmp/spira-tts}; repeat=${REPEAT:-10}; runs=${RUNS:-3}
 timeout_s=${TIMEOUT:-60}; cupy_timeout=${CUPY_TIMEOUT:-120}; budget=${BUDGET:-420}; cupy=${CUPY:-1}
 for p in examples/spira-solve examples/spira-pagerank examples/spira-spmv; do
   [ -x "$p" ] || { echo "time-to-solution.sh: no $p here: run it from a built tree" >&2; exit 2; }
@@ -47,7 +49,7 @@ now() { date +%s%N | cut -c1-13; }   # ms
   echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)"
   c=${SPIRA_COMMIT:-$(cat "$src/.device/commit" 2>/dev/null || git -C "$src" rev-parse --short HEAD 2>/dev/null)}
   echo "commit ${c:-unknown}"
-  echo "scale $scale"; echo "repeat $repeat"; echo "host $(nproc) cores"
+  echo "scale $scale"; echo "repeat $repeat"; echo "runs $runs"; echo "host $(nproc) cores"
 } > "$raw/env.txt"
 
 echo "== making the matrices in $cache (scale $scale; kept for later runs)"
@@ -67,12 +69,17 @@ fi
 solve_repeat=; ./examples/spira-solve --help | grep -q -- '--repeat' && solve_repeat=1
 pagerank_repeat=; ./examples/spira-pagerank --help | grep -q -- '--repeat' && pagerank_repeat=1
 
-# run PROBLEM KIND FILE CONTENDER: one contender on one problem, its log in raw/, a line in
-# raw/index.txt; never fails the script.
+# run PROBLEM KIND FILE CONTENDER: one contender on one problem, RUNS times (CuPy once), each
+# process's log in raw/ and a line in raw/index.txt; never fails the script.
 deadline=$(( $(now) + budget * 1000 ))
 run() {
-  local problem=$1 kind=$2 file=$3 who=$4 log cmd left
-  log=$raw/$problem.$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _).log
+  local problem=$1 kind=$2 file=$3 who=$4 k n=$runs
+  case $who in cupy*) n=1 ;; esac
+  for k in $(seq 1 "$n"); do run_once "$@" "$k"; done
+}
+run_once() {
+  local problem=$1 kind=$2 file=$3 who=$4 k=$5 log cmd left
+  log=$raw/$problem.$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _).$k.log
   echo "$problem $kind $who $(basename "$log")" >> "$raw/index.txt"
   left=$(( (deadline - $(now)) / 1000 ))
   if [ "$left" -le 0 ]; then
@@ -106,7 +113,7 @@ run() {
   echo "tts-exit $rc" >> "$log"
   echo "tts-wall-ms $(( $(now) - t ))" >> "$log"
   [ "$rc" = 124 ] || [ "$rc" = 137 ] && echo "tts-timeout $left" >> "$log"
-  printf '  %-18s %-16s exit %3d, %6d ms wall\n' "$problem" "$who" "$rc" $(( $(now) - t ))
+  printf '  %-18s %-16s run %d: exit %3d, %6d ms wall\n' "$problem" "$who" "$k" "$rc" $(( $(now) - t ))
 }
 
 mapfile -t probs < <(grep '^problem ' "$raw/problems.txt")

@@ -10,8 +10,10 @@ with, for Spira, setup = auto's choice (select_ms) + the format's conversion and
 the solver's own setup (preconditioner; the later solves' is taken as the first's), and,
 for spira-pagerank, its setup (transition matrix, plan, vectors). Where a driver has no
 --repeat (spira-pagerank today) the R-solve total is setup + R x the first solve, marked ~.
-A contender that failed, refused, timed out or did not converge gets its message in the
-note column and no part in the targets."""
+A contender run in several processes (time-to-solution.sh's RUNS) is shown by its run of
+median one-solve total (the lower middle of an even count; failed runs count as slowest),
+the spread of its totals in the note. A contender that failed, refused, timed out or did
+not converge gets its message in the note column and no part in the targets."""
 import os
 import re
 import statistics
@@ -90,6 +92,27 @@ def cell(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
+def median_runs(rows):
+    """One row per (problem, contender): its run of median total1, the spread noted."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["problem"], r["who"]), []).append(r)
+    kept = []
+    for runs in groups.values():
+        if len(runs) == 1:
+            kept.append(runs[0])
+            continue
+        ok = sorted((r for r in runs if r["ok"]), key=lambda r: r["total1"])
+        order = ok + [r for r in runs if not r["ok"]]
+        r = order[(len(order) - 1) // 2]
+        if len(ok) > 1:
+            spread = "median of %d runs (one-solve totals %s-%s)" % (
+                len(runs), fmt_ms(ok[0]["total1"]), fmt_ms(ok[-1]["total1"]))
+            r["note"] = "; ".join(x for x in (spread, r["note"]) if x)
+        kept.append(r)
+    return kept
+
+
 def main():
     raw = sys.argv[1] if len(sys.argv) > 1 else "."
     env = {}
@@ -133,6 +156,7 @@ def main():
             notes.insert(0, "NumPy on the CPU: a test of bench/cupy_cg.py, not a contender")
         r["note"] = "; ".join(notes)
         rows.append(r)
+    rows = median_runs(rows)
     # grouped by problem, in the order the problems and their contenders ran
     order = list(dict.fromkeys(r["problem"] for r in rows))
     rows.sort(key=lambda r: order.index(r["problem"]))

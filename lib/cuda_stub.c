@@ -99,6 +99,8 @@ spira_status spira__cuda_axpby(spira_context ctx, int32_t n, spira_dtype t, doub
 spira_status spira__cuda_scal(spira_context ctx, int32_t n, spira_dtype t, double a, void *dx) { return NO_CUDA(ctx); }
 spira_status spira__cuda_pmul(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
                               const void *dy, void *dw) { return NO_CUDA(ctx); }
+spira_status spira__cuda_inverse_diagonal(spira_context ctx, const spira__csr_dev *dA, void *dd,
+                                          int32_t *bad_row) { return NO_CUDA(ctx); }
 spira_status spira__cuda_gather(spira_context ctx, int32_t n, spira_dtype t, const int32_t *i,
                                 const void *dx, void *dy) { return NO_CUDA(ctx); }
 spira_status spira__cuda_dots(spira_context ctx, int k, int32_t n, spira_dtype t,

@@ -3,6 +3,8 @@
  * the base allocation, and A's inverse diagonal (Jacobi, Neumann, the Jacobi iteration).
  */
 #include "precond.h"
+#include "cuda/gateway.h"
+#include "spmv.h"
 
 #include <math.h>
 
@@ -33,8 +35,17 @@ double spira__diagonal_entry(const spira__csr *c, int32_t i)
     return spira__csr_entry(c, i, i);
 }
 
-/* 1 / A(i,i) for every row, on the host; a zero or missing diagonal names its row. */
-static spira_status inverse_diagonal(spira_matrix A, double **out)
+/* The error for row bad's diagonal a, as Jacobi names it. */
+static spira_status bad_diagonal(spira_matrix A, int32_t bad)
+{
+    const double a = spira__diagonal_entry(&A->csr, bad);
+    return spira__error(A->ctx, a == 0 ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE,
+                        "Jacobi needs a nonzero finite diagonal: A(%d,%d) = %g (1-based row %d)",
+                        bad, bad, a, bad + 1);
+}
+
+/* 1 / A(i,i) for every row into v, on the host; a zero or missing diagonal names its row. */
+static spira_status inverse_diagonal_host(spira_matrix A, spira_vector v)
 {
     const spira__csr *c = &A->csr;
     double *d = NULL;
@@ -48,26 +59,53 @@ static spira_status inverse_diagonal(spira_matrix A, double **out)
         d[i] = 1.0 / a;
         if ((a == 0 || !isfinite(a)) && i < bad) bad = i;
     }
-    if (bad < c->nrows) {
-        const double a = spira__diagonal_entry(c, bad);
-        spira__free(d);
-        return spira__error(A->ctx, a == 0 ? SPIRA_ERR_INVALID_ARG : SPIRA_ERR_NONFINITE,
-                            "Jacobi needs a nonzero finite diagonal: A(%d,%d) = %g "
-                            "(1-based row %d)",
-                            bad, bad, a, bad + 1);
-    }
-    *out = d;
-    return SPIRA_OK;
+    spira_status s = bad < c->nrows ? bad_diagonal(A, bad) : spira_vector_set_f64(v, d);
+    spira__free(d);
+    return s;
 }
 
+/* A's D^-1 as a vector of A's context: from the device CSR where a plan has uploaded it (a
+ * kernel, the host's values bit for bit), else on the host. */
+static spira_status inverse_diagonal_new(spira_matrix A, spira_vector *out)
+{
+    SPIRA__TRY(spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, out));
+    const spira__csr_dev *dA = A->ctx->backend == SPIRA_BACKEND_CUDA
+                                   ? spira__matrix_csr_dev_present(A) : NULL;
+    spira_status s;
+    if (dA) {
+        int32_t bad;
+        s = spira__cuda_inverse_diagonal(A->ctx, dA, (*out)->data, &bad);
+        if (s == SPIRA_OK && bad < A->csr.nrows) s = bad_diagonal(A, bad);
+    } else {
+        s = inverse_diagonal_host(A, *out);
+    }
+    if (s != SPIRA_OK) {
+        spira_vector_destroy(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+static void vector_destroy(void *v)
+{
+    spira_vector_destroy((spira_vector)v);
+}
+
+/* Made once per matrix and kept in A's cache (a matrix never changes), so every solve after
+ * the first gets its D^-1 as a copy on the device, not from the host again. */
 spira_status spira__inverse_diagonal_vector(spira_matrix A, spira_vector *out)
 {
-    double *d = NULL;
     *out = NULL;
-    spira_status s = inverse_diagonal(A, &d);
-    if (s == SPIRA_OK) s = spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, out);
-    if (s == SPIRA_OK) s = spira_vector_set_f64(*out, d);
-    spira__free(d);
+    spira__cache_entry *e = spira__matrix_cache_find(A, "precond:inverse-diagonal");
+    if (!e) {
+        const double t0 = spira__now_ms();
+        spira_vector d;
+        SPIRA__TRY(inverse_diagonal_new(A, &d));
+        SPIRA__TRY(spira__matrix_cache_put(A, "precond:inverse-diagonal", d, vector_destroy,
+                                           spira__now_ms() - t0, &e));
+    }
+    SPIRA__TRY(spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, out));
+    spira_status s = spira_copy((spira_vector)e->plan, *out);
     if (s != SPIRA_OK) {
         spira_vector_destroy(*out);
         *out = NULL;

@@ -109,6 +109,12 @@ spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, do
     return SPIRA_OK;
 }
 
+const spira__csr_dev *spira__matrix_csr_dev_present(spira_matrix A)
+{
+    spira__cache_entry *e = spira__matrix_cache_find(A, CSR_DEVICE_KEY);
+    return e ? (const spira__csr_dev *)((spira__csr_dev_entry *)e->plan)->dev : NULL;
+}
+
 /* A matrix that no one has chosen a format for is auto's, not chosen yet: auto.c chooses at
  * its first multiply or solve, for the multiplies then expected. */
 const char *spira__matrix_format(spira_matrix A)

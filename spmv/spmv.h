@@ -65,6 +65,8 @@ typedef struct {
     double unclaimed_ms; /* the upload's time, until a caller asks for it */
 } spira__csr_dev_entry;
 spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, double *upload_ms);
+/* A's device CSR if a plan or the format choice has uploaded it already, else NULL (no upload). */
+const spira__csr_dev *spira__matrix_csr_dev_present(spira_matrix A);
 
 /* The plan of A's selected format, built on first call, a choice auto still has to make
  * made first (multiply.c). */

@@ -81,6 +81,11 @@ typedef struct spira__csr_dev {
 spira_status spira__cuda_csr_upload(spira_context ctx, const spira__csr *A, spira__csr_dev **d);
 void spira__cuda_csr_free(spira_context ctx, spira__csr_dev *d); /* NULL is fine */
 
+/* dd[i] = 1 / A(i,i) in A's type for every row of the device CSR dA (precond/diagonal_gpu.cu);
+ * *bad_row = the first row whose diagonal is zero, missing or not finite, else nrows. */
+spira_status spira__cuda_inverse_diagonal(spira_context ctx, const spira__csr_dev *dA, void *dd,
+                                          int32_t *bad_row);
+
 /* BLAS-1 (blas.cu; the reductions dot, nrm2 and asum in fused.cu). */
 spira_status spira__cuda_fill(spira_context ctx, int32_t n, spira_dtype t, void *dx, double v);
 spira_status spira__cuda_dot(spira_context ctx, int32_t n, spira_dtype t, const void *dx,
