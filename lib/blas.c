@@ -24,7 +24,7 @@
         /* fixed chunks summed in order: the same bits whatever the thread count */      \
         double part[DOT_CHUNKS] = {0};                                                   \
         int32_t len = n / DOT_CHUNKS + 1;                                                \
-        _Pragma("omp parallel for schedule(static) if (n > 100000)")                     \
+        _Pragma("omp parallel for schedule(static) if (n > SPIRA__PARALLEL_ITEMS)")      \
         for (int c = 0; c < DOT_CHUNKS; c++) {                                           \
             int64_t lo = (int64_t)c * len, hi = lo + len < n ? lo + len : n;             \
             double s = 0;                                                                \
@@ -55,13 +55,13 @@
     static double asum_##S(int32_t n, const T *x)                                        \
     {                                                                                    \
         double s = 0;                                                                    \
-        _Pragma("omp parallel for reduction(+ : s) if (n > 100000)")                     \
+        _Pragma("omp parallel for reduction(+ : s) if (n > SPIRA__PARALLEL_ITEMS)")      \
         for (int32_t i = 0; i < n; i++) s += fabs((double)x[i]);                         \
         return s;                                                                        \
     }                                                                                    \
     static void axpby_##S(int32_t n, double a, const T *x, double b, T *y)               \
     {                                                                                    \
-        _Pragma("omp parallel for if (n > 100000)")                                      \
+        _Pragma("omp parallel for if (n > SPIRA__PARALLEL_ITEMS)")                       \
         for (int32_t i = 0; i < n; i++)                                                  \
             y[i] = b == 0 ? (T)(a * x[i]) : (T)(a * x[i] + b * y[i]);                    \
     }                                                                                    \

@@ -54,6 +54,7 @@ struct spira_context_s {
     int cg_graph;
 #define SPIRA__CG_GRAPH_MAX 64 /* the most iterations between host checks */
     long cg_graph_runs; /* CG runs that went through the graph (the tests count them) */
+    long host_trials;   /* AUTO's timed host trials (solvers/solve.c; the tests count them) */
     /* Test hook: CG takes its classic step (cg.c) at this iteration whatever the recurrence
      * says, on both paths, so the tests see the graph hand an iteration to the host and go
      * on. 0: never. */

@@ -8,7 +8,7 @@
     static void cg_update_##S(int32_t n, double alpha, double beta, const T *u,            \
                               const T *w, T *p, T *s, T *x, T *r)                        \
     {                                                                                    \
-        _Pragma("omp parallel for if (n > 100000)")                                      \
+        _Pragma("omp parallel for if (n > SPIRA__PARALLEL_ITEMS)")                       \
         for (int32_t i = 0; i < n; i++) {                                                \
             T pi = beta == 0 ? u[i] : (T)(u[i] + beta * p[i]);                           \
             T si = beta == 0 ? w[i] : (T)(w[i] + beta * s[i]);                           \

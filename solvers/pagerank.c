@@ -54,7 +54,8 @@ static void transition_destroy(void *p)
 static int32_t row_sums(const spira__csr *c, double *inv)
 {
     int32_t bad = c->nrows;
-#pragma omp parallel for schedule(static) reduction(min : bad) if (c->nnz > 100000)
+#pragma omp parallel for schedule(static) reduction(min : bad) \
+    if (c->nnz > SPIRA__PARALLEL_ITEMS)
     for (int32_t i = 0; i < c->nrows; i++) {
         double sum = 0;
         int ok = 1;
@@ -109,7 +110,7 @@ static spira_status transition_build(spira_matrix G, transition **out)
     /* P^T(j,i) = G(i,j) / s_i: transpose, then scale each entry by its column's 1/s */
     if (s == SPIRA_OK) s = spira__csr_transpose(ctx, c, &PT);
     if (s == SPIRA_OK) {
-#pragma omp parallel for schedule(static) if (PT.nnz > 100000)
+#pragma omp parallel for schedule(static) if (PT.nnz > SPIRA__PARALLEL_ITEMS)
         for (int32_t k = 0; k < PT.nnz; k++)
             spira__set(PT.val, PT.dtype, k, spira__get(PT.val, PT.dtype, k) * inv[PT.col_idx[k]]);
     }

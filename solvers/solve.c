@@ -263,16 +263,40 @@ static spira_status host_create(spira_solver_type type, spira_matrix A,
     return s;
 }
 
+/* Where the trial's verdict on A is kept: what sets the host's iteration time is the solver,
+ * the preconditioner and its options (o resolved), not b or the tolerance. */
+static void trial_key(spira_solver_type type, const spira_solve_opts *o, char *key, size_t len)
+{
+    snprintf(key, len, "host-trial:%d:%d:%d:%d:%d:%.17g:%.17g", (int)type, (int)o->precond,
+             o->precond_degree, o->trisolve_sweeps, (int)o->trisolve, o->precond_drop_tol,
+             o->precond_fill);
+}
+
 /* Where the model could not tell (host_solve.c): the host solver made, and timed on a few
  * iterations from b = 1, x = 0 with no tolerance (the first two untimed; the time of 12
  * less that of 4, over 8), kept when it beats the GPU's predicted gpu_us an iteration, else
  * freed for the GPU's setup. Only a failure to make it is an error: a solve that breaks
  * down in the trial (as one may in 12 iterations) or fails otherwise sends the solver to
- * the GPU, where the real solve will say why. */
+ * the GPU, where the real solve will say why. The time is kept in A's cache under key
+ * (a matrix never changes): a later solver of A with the same options decides from it
+ * and makes no trial, so solving many right-hand sides pays for one. */
 static spira_status host_or_gpu(spira_solver_type type, spira_matrix A,
-                                const spira_solve_opts *opts, double gpu_us, spira_solver S)
+                                const spira_solve_opts *opts, const char *key, double gpu_us,
+                                spira_solver S)
 {
-    SPIRA__TRY(host_create(type, A, opts, &S->host));
+    spira__cache_entry *e = spira__matrix_cache_find(A, key);
+    if (e) {
+        spira__host_decide(*(const double *)e->plan, gpu_us, &S->on_host, &S->where);
+        return S->on_host ? host_create(type, A, opts, &S->host) : SPIRA_OK;
+    }
+    double *kept = NULL;
+    SPIRA__TRY(spira__alloc(A->ctx, (void **)&kept, 1, sizeof *kept, "host trial's time"));
+    spira_status made = host_create(type, A, opts, &S->host);
+    if (made != SPIRA_OK) {
+        spira__free(kept);
+        return made;
+    }
+    A->ctx->host_trials++;
     spira_solver in = S->host.inner;
     const spira_solve_opts keep = in->o;
     const double setup_ms = in->setup_ms;
@@ -305,7 +329,8 @@ static spira_status host_or_gpu(spira_solver_type type, spira_matrix A,
         spira_solver_destroy(S->host.inner);
         spira__host_vectors_free(&S->host);
     }
-    return SPIRA_OK;
+    *kept = host_us;
+    return spira__matrix_cache_put(A, key, kept, spira__free, 0, &e);
 }
 
 /* spira_solver_create, and with comm a distributed solver's (no host solve, no zero-line
@@ -365,7 +390,11 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
     }
     /* the caller's options, not o: resolving them twice would turn SPIRA_TOL_ZERO's 0 into
      * the default tolerance */
-    if (s == SPIRA_OK && on_host < 0) s = host_or_gpu(type, A, opts, gpu_us, S);
+    if (s == SPIRA_OK && on_host < 0) {
+        char key[sizeof A->cache->key];
+        trial_key(type, &o, key, sizeof key);
+        s = host_or_gpu(type, A, opts, key, gpu_us, S);
+    }
     else if (s == SPIRA_OK && on_host) s = host_create(type, A, opts, &S->host);
     if (s == SPIRA_OK && !S->on_host) s = setup(S);
     if (comm) s = comm->agree(comm->data, s);

@@ -1006,10 +1006,23 @@ START_TEST(gpu_small_solves_on_host)
     ck_assert_int_eq(spira_vector_create(cpu, 900, SPIRA_R64, &xgc), SPIRA_OK);
     int calls = 0, calls_cpu = 0;
     o = (spira_solve_opts){.rtol = 1e-10, .monitor = count_monitor, .monitor_data = &calls};
+    const long trials = chosen->host_trials;
     ck_assert_msg(spira_solve(SPIRA_SOLVER_CG, G, bg, xg, &o, &info) == SPIRA_OK, "%s",
                   spira_last_error(chosen));
     ck_assert_ptr_nonnull(strstr(info.backend_reason, "timed"));
     ck_assert_double_le(tu_max_err(xg, gt), 1e-6);
+    ck_assert_int_eq(chosen->host_trials, trials + 1);
+    /* a second solve of G with these options decides from the kept time: no new trial */
+    const spira_backend first = info.backend;
+    int again = 0;
+    o.monitor_data = &again;
+    ck_assert_int_eq(spira_vector_fill(xg, 0), SPIRA_OK);
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, G, bg, xg, &o, &info), SPIRA_OK);
+    ck_assert_int_eq(chosen->host_trials, trials + 1);
+    ck_assert_int_eq(info.backend, first);
+    ck_assert_ptr_nonnull(strstr(info.backend_reason, "timed"));
+    ck_assert_double_le(tu_max_err(xg, gt), 1e-6);
+    o.monitor_data = &calls;
     o.monitor_data = &calls_cpu;
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, Gc, bgc, xgc, &o, &ic), SPIRA_OK);
     ck_assert_int_gt(calls_cpu, 10);
