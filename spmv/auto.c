@@ -44,6 +44,12 @@ static void stats_finish(const spira__csr *A, int32_t max_row, int64_t sum_sq, i
     s->dia_fill = ndiag < 0 ? INFINITY : (double)ndiag * A->nrows / (double)A->nnz;
 }
 
+/* The most occupied diagonals DIA is weighed with (SPIRA__AUTO_DIA_FILL slots a nonzero). */
+static double dia_limit(const spira__csr *A)
+{
+    return SPIRA__AUTO_DIA_FILL * (double)A->nnz / A->nrows;
+}
+
 spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__row_stats *s)
 {
     if (stats_begin(A, s)) return SPIRA_OK;
@@ -54,16 +60,17 @@ spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__
         if (len > max_row) max_row = (int32_t)len;
         sum_sq += len * len;
     }
-    /* occupied diagonals, counted until DIA is certainly out */
+    /* occupied diagonals, counted until DIA is certainly out: a row's entries lie on as
+     * many diagonals, so a row longer than the limit makes it certain at once */
     const int64_t span = (int64_t)A->nrows + A->ncols - 1;
-    if (span > SPIRA__AUTO_DIAGONALS_COUNTED) {
+    const double limit = dia_limit(A);
+    if (span > SPIRA__AUTO_DIAGONALS_COUNTED || max_row > limit) {
         stats_finish(A, max_row, sum_sq, -1, s);
         return SPIRA_OK;
     }
     uint8_t *seen = NULL;
     SPIRA__TRY(spira__alloc(ctx, (void **)&seen, (size_t)(span + 7) / 8, 1, "auto: diagonal bitmap"));
     memset(seen, 0, (size_t)(span + 7) / 8);
-    const double limit = SPIRA__AUTO_DIA_FILL * (double)A->nnz / A->nrows; /* diagonals */
     int64_t ndiag = 0;
     for (int32_t i = 0; i < A->nrows && ndiag <= limit; i++)
         for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
@@ -79,13 +86,13 @@ spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
                                   const spira__csr_dev *dA, spira__row_stats *s)
 {
     if (stats_begin(A, s)) return SPIRA_OK;
-    spira_status (*const counts)(spira_context, const spira__csr_dev *, int, int32_t *,
-                                 int64_t *, int64_t *) = SPIRA__GPU(spira__row_counts_gpu);
+    spira_status (*const counts)(spira_context, const spira__csr_dev *, int, double,
+                                 int32_t *, int64_t *, int64_t *) = SPIRA__GPU(spira__row_counts_gpu);
     if (!counts) return spira__no_cuda(ctx);
     const int diagonals = (int64_t)A->nrows + A->ncols - 1 <= SPIRA__AUTO_DIAGONALS_COUNTED;
     int32_t max_row;
     int64_t sum_sq, ndiag;
-    SPIRA__TRY(counts(ctx, dA, diagonals, &max_row, &sum_sq, &ndiag));
+    SPIRA__TRY(counts(ctx, dA, diagonals, dia_limit(A), &max_row, &sum_sq, &ndiag));
     stats_finish(A, max_row, sum_sq, ndiag, s);
     return SPIRA_OK;
 }

@@ -158,7 +158,8 @@ static int dia_layouts_match(spira_matrix Ad, spira_matrix Ah, const char *opts,
 
 /* auto's statistics of Ad (on tu_dev_ctx) counted on the GPU against the host's: every field
  * the same double, except dia_fill beyond SPIRA__AUTO_DIA_FILL, where the host stops
- * counting; the GPU's is then the exact count, checked here against a count of our own. */
+ * counting; the GPU's is then the exact count, checked here against a count of our own, or
+ * infinite on both where a row is longer than the diagonals DIA may have (none counted). */
 static void stats_match(spira_matrix Ad, const char *label)
 {
     const spira__csr *A = &Ad->csr;
@@ -179,7 +180,8 @@ static void stats_match(spira_matrix Ad, const char *label)
     /* the occupied diagonals, counted here in full */
     const int64_t span = (int64_t)A->nrows + A->ncols - 1;
     double exact = INFINITY;
-    if (A->nrows && A->nnz && span <= SPIRA__AUTO_DIAGONALS_COUNTED) {
+    const int ruled_out = A->nrows && h.max_row > SPIRA__AUTO_DIA_FILL * (double)A->nnz / A->nrows;
+    if (A->nrows && A->nnz && span <= SPIRA__AUTO_DIAGONALS_COUNTED && !ruled_out) {
         unsigned char *seen = calloc((size_t)span, 1);
         int64_t n = 0;
         for (int32_t i = 0; i < A->nrows; i++)

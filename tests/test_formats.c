@@ -698,8 +698,15 @@ START_TEST(auto_row_stats)
     ck_assert_int_eq(st.max_row, 3);
     ck_assert_double_eq_tol(st.cv, sqrt(1.25) / 1.5, 1e-15);
     ck_assert_double_eq_tol(st.ell_fill, 3.0 * 4 / 6, 1e-15);
-    /* offsets j - i: row 0: 0 1 2; row 2: 0; row 3: 0 1 -> 3 diagonals, 12 slots */
-    ck_assert_double_eq_tol(st.dia_fill, 3.0 * 4 / 6, 1e-15);
+    /* DIA may have 1.5 x 6 / 4 = 2.25 diagonals; row 0 alone lies on 3: out, uncounted */
+    ck_assert(isinf(st.dia_fill));
+    spira_matrix_destroy(A);
+    /* rows of 2 at columns i, i + 1: diagonals 0 and 1 (of at most 1.5 x 8 / 4 = 3), so
+     * counted: 2 x 4 slots for 8 nonzeros */
+    const int32_t two[4] = {2, 2, 2, 2};
+    A = from_lengths(ctx, 4, 5, two, SPIRA_R64);
+    st = stats_of(A);
+    ck_assert_double_eq_tol(st.dia_fill, 2.0 * 4 / 8, 1e-15);
     spira_matrix_destroy(A);
     /* 2^29 columns: too many diagonals to count, so DIA is out, the rest is counted */
     const int32_t one[3] = {1, 1, 1};
