@@ -55,6 +55,10 @@ for st in $stages; do
       sanitized "$tool ISAI-BiCGSTAB sherman5" compute-sanitizer --tool $tool --error-exitcode 99 \
         "$bin/spira-solve" "$root/data/sherman5.mtx" --solver bicgstab --precond ilu0 \
         --trisolve isai --backend cuda
+      # Jacobi's D^-1 made on the device, the vector reductions, the preload thread
+      sanitized "$tool Jacobi-BiCGSTAB orsirr_1" compute-sanitizer --tool $tool --error-exitcode 99 \
+        "$bin/spira-solve" "$root/data/orsirr_1.mtx" --solver bicgstab --precond jacobi \
+        --format csr-vector --backend cuda --repeat 2
     done
     ;;
   spmv)
