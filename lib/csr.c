@@ -374,7 +374,8 @@ static int32_t transpose_split(const spira__csr *A, int t, int n)
     return lo;
 }
 
-/* Rows [r0, r1) of A into A^T at the cursors cur (one per column of A, advanced). */
+/* Rows [r0, r1) of A into A^T at the cursors cur (one per column of A, advanced), row i's
+ * values times row_scale[i] (in double, rounded once to T) when row_scale is given. */
 #define SPIRA__TRANSPOSE_SCATTER(T)                                                      \
     do {                                                                                 \
         const T *v = (const T *)A->val;                                                  \
@@ -383,14 +384,20 @@ static int32_t transpose_split(const spira__csr *A, int t, int n)
             for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {                \
                 const int32_t pos = cur[A->col_idx[k]]++;                                \
                 AT->col_idx[pos] = i;                                                    \
-                if (v) o[pos] = v[k];                                                    \
+                if (v) o[pos] = row_scale ? (T)((double)v[k] * row_scale[i]) : v[k];     \
             }                                                                            \
     } while (0)
+
+spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT)
+{
+    return spira__csr_transpose_scaled(ctx, A, NULL, AT);
+}
 
 /* A counting sort by column (sort_cursors), the team's blocks of entries whole rows of A
  * with about equal entries: A^T's rows list A's rows in increasing order, as one thread's
  * would, whatever the team. */
-spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT)
+spira_status spira__csr_transpose_scaled(spira_context ctx, const spira__csr *A,
+                                         const double *row_scale, spira__csr *AT)
 {
     SPIRA__TRY(csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype, A->val != NULL));
     const int nt = spira__threads_for(A->nnz, (int64_t)A->ncols + 1);

@@ -237,6 +237,10 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
 /* AT = A^T, each row of AT (a column of A) in ascending order; a pattern (val NULL) gives a
  * pattern. */
 spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira__csr *AT);
+/* The same with row i of A scaled by row_scale[i] on the way (A^T(j,i) = A(i,j) row_scale[i],
+ * the product in double, rounded once to A's type). */
+spira_status spira__csr_transpose_scaled(spira_context ctx, const spira__csr *A,
+                                         const double *row_scale, spira__csr *AT);
 void spira__csr_free(spira__csr *A);
 /* A(i, j) of canonical A (a binary search in row i), 0 when not stored. */
 double spira__csr_entry(const spira__csr *A, int32_t i, int32_t j);

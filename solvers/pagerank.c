@@ -12,7 +12,7 @@
  * rounding drift in that sum contracts by alpha each step; the result is renormalized at
  * the end and the drift reported (info->sum_error). Stops when ||x_{k+1} - x_k||_1 <= tol.
  *
- * P^T is built once on the host (a transpose and a scaling, both threaded) as a
+ * P^T is built once on the host (a threaded transpose that scales as it goes) as a
  * spira_matrix in G's SpMV format (under "auto", chosen from P^T's own rows) and cached in
  * G under "pagerank:transition" with d: later calls on G pay nothing but the SpMV plan
  * (itself cached in P^T). Negative weights are refused, naming the entry; NaN/Inf weights
@@ -107,13 +107,8 @@ static spira_status transition_build(spira_matrix G, transition **out)
         const int32_t bad = row_sums(c, inv);
         if (bad < c->nrows) s = row_error(ctx, c, bad);
     }
-    /* P^T(j,i) = G(i,j) / s_i: transpose, then scale each entry by its column's 1/s */
-    if (s == SPIRA_OK) s = spira__csr_transpose(ctx, c, &PT);
-    if (s == SPIRA_OK) {
-#pragma omp parallel for schedule(static) if (PT.nnz > SPIRA__PARALLEL_ITEMS)
-        for (int32_t k = 0; k < PT.nnz; k++)
-            spira__set(PT.val, PT.dtype, k, spira__get(PT.val, PT.dtype, k) * inv[PT.col_idx[k]]);
-    }
+    /* P^T(j,i) = G(i,j) / s_i: the transpose scales row i of G by 1/s_i as it goes */
+    if (s == SPIRA_OK) s = spira__csr_transpose_scaled(ctx, c, inv, &PT);
     if (s == SPIRA_OK && !(t = spira__calloc(1, sizeof *t)))
         s = spira__nomem(ctx, "PageRank transition", sizeof *t);
     if (s == SPIRA_OK) {

@@ -394,8 +394,9 @@ static spira_status create(spira_solver_type type, spira_matrix A, const spira__
         char key[sizeof A->cache->key];
         trial_key(type, &o, key, sizeof key);
         s = host_or_gpu(type, A, opts, key, gpu_us, S);
+    } else if (s == SPIRA_OK && on_host) {
+        s = host_create(type, A, opts, &S->host);
     }
-    else if (s == SPIRA_OK && on_host) s = host_create(type, A, opts, &S->host);
     if (s == SPIRA_OK && !S->on_host) s = setup(S);
     if (comm) s = comm->agree(comm->data, s);
     if (s != SPIRA_OK) {

@@ -241,6 +241,38 @@ START_TEST(transpose_in_parallel_matches_one_thread)
 }
 END_TEST
 
+/* The transpose that scales row i by r[i] on the way (PageRank's P^T) is the plain
+ * transpose scaled afterwards (the product in double, rounded once), bit for bit, on 1 to 3
+ * threads, in both precisions. */
+START_TEST(transpose_scaled_matches_scaling_after)
+{
+    spira_context ctx = tu_cpu();
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    spira_matrix A = tu_random_square(ctx, 20000, 6e-4, 0, t, tu_seed() + 13u * (unsigned)_i);
+    const spira__csr *c = &A->csr;
+    double *r = malloc((size_t)c->nrows * sizeof *r);
+    unsigned st = tu_seed();
+    for (int32_t i = 0; i < c->nrows; i++) r[i] = 1.0 / tu_uniform(&st, 0.5, 7.0);
+    spira__csr ref = {0};
+    ck_assert_int_eq(spira__csr_transpose(ctx, c, &ref), SPIRA_OK);
+    for (int64_t k = 0; k < ref.nnz; k++)
+        spira__set(ref.val, t, k, spira__get(ref.val, t, k) * r[ref.col_idx[k]]);
+    const int threads = tu_omp_threads(0);
+    for (int m = 1; m <= 3; m++) {
+        tu_omp_threads(m);
+        spira__csr T = {0};
+        ck_assert_int_eq(spira__csr_transpose_scaled(ctx, c, r, &T), SPIRA_OK);
+        same_csr(&T, &ref);
+        spira__csr_free(&T);
+    }
+    tu_omp_threads(threads);
+    spira__csr_free(&ref);
+    free(r);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 typedef struct {
     spira_context ctx;
     int32_t n, nnz;
@@ -363,6 +395,7 @@ Suite *suite_csr(void)
     tcase_add_test(tc, very_wide_matrix);
     tcase_add_loop_test(tc, transpose_twice_is_identity, 0, tu_nshapes);
     tcase_add_loop_test(tc, transpose_in_parallel_matches_one_thread, 0, 2);
+    tcase_add_loop_test(tc, transpose_scaled_matches_scaling_after, 0, 2);
     tcase_add_test(tc, asymmetry_in_parallel_names_the_first);
     tcase_add_loop_test(tc, from_coo_in_parallel_matches_one_thread, 0, 2);
     tcase_add_loop_test(tc, reference_spmv_float_vs_double, 0, tu_nshapes);
