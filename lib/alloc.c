@@ -244,8 +244,8 @@ spira_status spira__alloc(spira_context ctx, void **p, size_t count, size_t size
 
 void spira__memcpy_parallel(void *dst, const void *src, size_t bytes)
 {
-    /* below a megabyte a team costs more than it saves */
-    enum { min_part = 1 << 20 };
+    /* below half a megabyte a thread's part costs more than it saves */
+    enum { min_part = 1 << 19 };
     int parts = 1;
 #ifdef _OPENMP
     parts = omp_get_max_threads();

@@ -71,6 +71,28 @@ START_TEST(gpu_blas_matches_cpu)
 }
 END_TEST
 
+/* Uploads on both paths of spira__cuda_upload (pageable below 2 MB, through the two pinned
+ * 16 MB staging buffers from there) come back byte for byte: sizes about the thresholds
+ * and a few chunks long, odd offsets included. */
+START_TEST(gpu_upload_sizes)
+{
+    const size_t mb = (size_t)1 << 20;
+    const size_t sizes[] = {1, 2 * mb - 1, 2 * mb, 16 * mb - 1, 16 * mb + 5, 40 * mb + 3};
+    const size_t n = sizes[_i];
+    unsigned char *h = malloc(n), *back = malloc(n);
+    unsigned st = tu_seed() + (unsigned)_i;
+    for (size_t k = 0; k < n; k++) h[k] = (unsigned char)rand_r(&st);
+    void *d = NULL;
+    ck_assert_int_eq(spira__cuda_malloc(gpu, &d, n, "upload test"), SPIRA_OK);
+    ck_assert_int_eq(spira__cuda_upload(gpu, d, h, n), SPIRA_OK);
+    memset(back, 0, n);
+    ck_assert_int_eq(spira__cuda_download(gpu, back, d, n), SPIRA_OK);
+    ck_assert_msg(!memcmp(h, back, n), "upload of %zu bytes differs", n);
+    spira__cuda_free(gpu, d);
+    free(h), free(back);
+}
+END_TEST
+
 /* nrm2 where the sum of squares leaves double's range (entries near 1e200 and 1e-200, where
  * the device's plain sum hands over to cuBLAS's scaled one), a zero vector, and float
  * vectors whose squares float could not hold: the CPU's scaled nrm2 within rounding. */
@@ -1133,6 +1155,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_blas_matches_cpu, 0, 6);
     tcase_add_loop_test(tc, gpu_fused_blas, 0, 6);
     tcase_add_loop_test(tc, gpu_nrm2_range, 0, 6);
+    tcase_add_loop_test(tc, gpu_upload_sizes, 0, 6);
     tcase_add_loop_test(tc, gpu_inverse_diagonal, 0, 2);
     tcase_add_loop_test(tc, gpu_formats_on_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_variants_on_shapes, 0, tu_nshapes);

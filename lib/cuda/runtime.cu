@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Large uploads go through two pinned staging buffers of STAGE_BYTES: every host core
- * copies a chunk into one while the copy engine moves the other, where a pageable copy
- * runs at what the driver's own staging and one core allow (4.4-7.2 GB/s on the H100,
- * bench/results/2026-11-23-h100-spmv). */
-#define STAGE_BYTES ((size_t)4 << 20)
+/* Uploads from STAGE_MIN_BYTES up go through two pinned staging buffers of STAGE_BYTES:
+ * every host core copies a chunk into one while the copy engine moves the other, where a
+ * pageable copy runs at what the driver's own staging and one core allow (4.4-7.2 GB/s on
+ * the H100, bench/results/2026-11-23-h100-spmv). 16 MB chunks (copied in parts of 512 KB)
+ * uploaded a 27-point stencil's 162 MB in 6.1-6.6 ms on the H100 machine, 4 MB ones in
+ * 7.3-9.3 (bench/results/2026-11-26-h100-session13). */
+#define STAGE_BYTES ((size_t)16 << 20)
+#define STAGE_MIN_BYTES ((size_t)2 << 20)
 
 /* Scratch (spira__cuda_scratch_malloc) comes from a pool of the context's own that keeps up
  * to this much device memory mapped between uses: a conversion waits on the device for the
@@ -287,7 +290,7 @@ extern "C" spira_status spira__cuda_upload(spira_context ctx, void *d, const voi
 {
     /* synchronous with respect to the host buffer, which the caller may free at once */
     spira_cuda_ctx *c = ctx->cuda;
-    if (!c->stage[0] || b < 2 * STAGE_BYTES) {
+    if (!c->stage[0] || b < STAGE_MIN_BYTES) {
         SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyHostToDevice, c->stream));
         SPIRA__CUDA(ctx, cudaStreamSynchronize(c->stream));
         return SPIRA_OK;
