@@ -123,6 +123,22 @@ void spira__matrix_cache_drop(spira_matrix A, const char *key)
     }
 }
 
+spira_status spira__matrix_cache_get(spira_matrix A, const char *key, const void *arg,
+                                     spira_status (*build)(spira_matrix A, const void *arg,
+                                                           void **plan),
+                                     void (*destroy)(void *), void **out)
+{
+    spira__cache_entry *e = spira__matrix_cache_find(A, key);
+    if (!e) {
+        const double t0 = spira__now_ms();
+        void *plan = NULL;
+        SPIRA__TRY(build(A, arg, &plan));
+        SPIRA__TRY(spira__matrix_cache_put(A, key, plan, destroy, spira__now_ms() - t0, &e));
+    }
+    *out = e->plan;
+    return SPIRA_OK;
+}
+
 spira_status spira__matrix_cache_put(spira_matrix A, const char *key, void *plan,
                                      void (*destroy)(void *), double build_ms,
                                      spira__cache_entry **entry)

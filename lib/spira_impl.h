@@ -354,6 +354,12 @@ spira__cache_entry *spira__matrix_cache_find(spira_matrix A, const char *key);
 spira_status spira__matrix_cache_put(spira_matrix A, const char *key, void *plan,
                                      void (*destroy)(void *), double build_ms,
                                      spira__cache_entry **entry);
+/* *out = the plan of A's entry under key: found, or built by build(A, arg, &plan) (timed)
+ * and put there; a build that fails leaves nothing (it frees what it made). */
+spira_status spira__matrix_cache_get(spira_matrix A, const char *key, const void *arg,
+                                     spira_status (*build)(spira_matrix A, const void *arg,
+                                                           void **plan),
+                                     void (*destroy)(void *), void **out);
 /* Remove and destroy the entry with key, if any (benchmarks free one format's plan
  * before building the next). */
 void spira__matrix_cache_drop(spira_matrix A, const char *key);

@@ -66,8 +66,10 @@ static spira_status inverse_diagonal_host(spira_matrix A, spira_vector v)
 
 /* A's D^-1 as a vector of A's context: from the device CSR where a plan has uploaded it (a
  * kernel, the host's values bit for bit), else on the host. */
-static spira_status inverse_diagonal_new(spira_matrix A, spira_vector *out)
+static spira_status inverse_diagonal_new(spira_matrix A, const void *arg, void **plan)
 {
+    (void)arg;
+    spira_vector *out = (spira_vector *)plan;
     SPIRA__TRY(spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, out));
     const spira__csr_dev *dA = A->ctx->backend == SPIRA_BACKEND_CUDA
                                    ? spira__matrix_csr_dev_present(A) : NULL;
@@ -96,16 +98,11 @@ static void vector_destroy(void *v)
 spira_status spira__inverse_diagonal_vector(spira_matrix A, spira_vector *out)
 {
     *out = NULL;
-    spira__cache_entry *e = spira__matrix_cache_find(A, "precond:inverse-diagonal");
-    if (!e) {
-        const double t0 = spira__now_ms();
-        spira_vector d;
-        SPIRA__TRY(inverse_diagonal_new(A, &d));
-        SPIRA__TRY(spira__matrix_cache_put(A, "precond:inverse-diagonal", d, vector_destroy,
-                                           spira__now_ms() - t0, &e));
-    }
+    void *d;
+    SPIRA__TRY(spira__matrix_cache_get(A, "precond:inverse-diagonal", NULL,
+                                       inverse_diagonal_new, vector_destroy, &d));
     SPIRA__TRY(spira_vector_create(A->ctx, A->csr.nrows, A->csr.dtype, out));
-    spira_status s = spira_copy((spira_vector)e->plan, *out);
+    spira_status s = spira_copy((spira_vector)d, *out);
     if (s != SPIRA_OK) {
         spira_vector_destroy(*out);
         *out = NULL;

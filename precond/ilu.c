@@ -248,23 +248,6 @@ static void factor_key(spira_matrix A, double tau, double fill, int isai,
                   isai ? ":isai" : "");
 }
 
-/* A's cache entry under key: found, or built by build(A, arg, &plan) (timed) and put there;
- * a build that fails leaves nothing (it frees what it made). */
-static spira_status cached(spira_matrix A, const char *key, const void *arg,
-                           spira_status (*build)(spira_matrix A, const void *arg, void **plan),
-                           void (*destroy)(void *), void **out)
-{
-    spira__cache_entry *e = spira__matrix_cache_find(A, key);
-    if (!e) {
-        double t0 = spira__now_ms();
-        void *plan = NULL;
-        SPIRA__TRY(build(A, arg, &plan));
-        SPIRA__TRY(spira__matrix_cache_put(A, key, plan, destroy, spira__now_ms() - t0, &e));
-    }
-    *out = e->plan;
-    return SPIRA_OK;
-}
-
 typedef struct {
     double tau, fill;
 } factor_params;
@@ -290,7 +273,7 @@ static spira_status factor_get(spira_matrix A, double tau, double fill, spira__i
     char key[sizeof A->cache->key];
     factor_key(A, tau, fill, 0, key);
     const factor_params fp = {tau, fill};
-    return cached(A, key, &fp, factor_new, factor_destroy, (void **)out);
+    return spira__matrix_cache_get(A, key, &fp, factor_new, factor_destroy, (void **)out);
 }
 
 /* M_L ~ L^-1 P and M_U ~ U^-1 as matrices of A's context (isai.c), cached in A. */
@@ -332,7 +315,7 @@ static spira_status isai_get(spira_matrix A, double tau, double fill, const spir
 {
     char key[sizeof A->cache->key];
     factor_key(A, tau, fill, 1, key);
-    return cached(A, key, f, isai_new, isai_destroy, (void **)out);
+    return spira__matrix_cache_get(A, key, f, isai_new, isai_destroy, (void **)out);
 }
 
 typedef struct {

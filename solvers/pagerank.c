@@ -94,8 +94,9 @@ static spira_status row_error(spira_context ctx, const spira__csr *c, int32_t i)
 
 /* P^T and d from G, on the host (in parallel where it pays: the transpose and the passes
  * over the entries). */
-static spira_status transition_build(spira_matrix G, transition **out)
+static spira_status transition_build(spira_matrix G, const void *arg, void **out)
 {
+    (void)arg;
     spira_context ctx = G->ctx;
     const spira__csr *c = &G->csr;
     double *inv = NULL; /* 1 / s_i, or 0 for a dangling row (host, n) */
@@ -135,15 +136,10 @@ static spira_status transition_build(spira_matrix G, transition **out)
  * choice when G's is auto's). */
 static spira_status transition_get(spira_matrix G, transition **out)
 {
-    spira__cache_entry *e = spira__matrix_cache_find(G, TRANSITION_KEY);
-    if (!e) {
-        double t0 = spira__now_ms();
-        transition *t = NULL;
-        SPIRA__TRY(transition_build(G, &t));
-        SPIRA__TRY(spira__matrix_cache_put(G, TRANSITION_KEY, t, transition_destroy,
-                                           spira__now_ms() - t0, &e));
-    }
-    transition *t = (transition *)e->plan;
+    void *plan;
+    SPIRA__TRY(spira__matrix_cache_get(G, TRANSITION_KEY, NULL, transition_build,
+                                       transition_destroy, &plan));
+    transition *t = (transition *)plan;
     SPIRA__TRY(spira__matrix_format_follow(t->PT, G));
     *out = t;
     return SPIRA_OK;
