@@ -113,6 +113,10 @@ struct spira_dist_matrix_s {
     int32_t orows;          /* its rows */
     int32_t *orow;          /* the local row of each, ascending (host) */
     int32_t *dorow;         /* the same where ctx computes (spira__mem_alloc) */
+    /* on GPUs, the same rows as a bitmap over the rank's rows, and each word's count of
+     * set bits before it (spira__row_add: CG's graph adds the product in its sums) */
+    uint32_t *dbits;
+    int32_t *dbase;
     spira_vector otmp;      /* orows values: its product, before it is added into y */
     int64_t *ghost;         /* nghost global column indices, ascending */
     int32_t nghost;
@@ -170,6 +174,11 @@ spira_status spira__dist_prepare(spira_dist_matrix A, double expect);
  * rank makes whatever happens, so a rank never leaves its neighbors waiting. */
 spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vector x,
                                     double beta, spira_vector y);
+/* The same, but on GPUs where A has off-diagonal rows the last step, their product's add
+ * into y, is left to the caller's next kernel, described in *add (add->bits NULL: nothing
+ * left, y is whole). */
+spira_status spira__dist_spmv_deferred(spira_dist_matrix A, double alpha, spira_vector x,
+                                       double beta, spira_vector y, spira__row_add *add);
 
 /* ---- solvers (solve.c) ---------------------------------------------------------------- */
 

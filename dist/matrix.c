@@ -38,12 +38,41 @@ void spira_dist_matrix_destroy(spira_dist_matrix A)
     spira_vector_destroy(A->ghost_x);
     spira_vector_destroy(A->otmp);
     if (A->dorow) spira__mem_free(A->ctx, A->dorow);
+    if (A->dbits) spira__mem_free(A->ctx, A->dbits);
+    if (A->dbase) spira__mem_free(A->ctx, A->dbase);
     spira__free(A->orow);
     spira_matrix_destroy(A->diag);
     spira_matrix_destroy(A->offdiag);
     spira__free(A->ghost);
     spira__dist_layout_unref(A->L);
     spira__free(A);
+}
+
+/* A->orow as the device bitmap of spira__row_add: bit i % 32 of dbits[i / 32] set where
+ * row i has an off-diagonal product, dbase[w] the rows set in the words before w. */
+static spira_status row_bitmap(spira_context ctx, spira_dist_matrix A, int32_t m)
+{
+    const size_t words = ((size_t)m + 31) / 32;
+    uint32_t *bits = NULL;
+    int32_t *base = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&bits, words, sizeof *bits, "row bitmap");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&base, words, sizeof *base, "row bitmap");
+    if (s == SPIRA_OK) {
+        memset(bits, 0, words * sizeof *bits);
+        for (int32_t r = 0; r < A->orows; r++) bits[A->orow[r] / 32] |= 1u << (A->orow[r] % 32);
+        int32_t below = 0;
+        for (size_t w = 0; w < words; w++) {
+            base[w] = below;
+            below += __builtin_popcount(bits[w]);
+        }
+        s = spira__mem_alloc(ctx, (void **)&A->dbits, words * sizeof *bits, "row bitmap");
+    }
+    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&A->dbase, words * sizeof *base, "row bitmap");
+    if (s == SPIRA_OK) s = spira__mem_upload(ctx, A->dbits, bits, words * sizeof *bits);
+    if (s == SPIRA_OK) s = spira__mem_upload(ctx, A->dbase, base, words * sizeof *base);
+    spira__free(bits);
+    spira__free(base);
+    return s;
 }
 
 /* This rank's rows into the two blocks (no communication). */
@@ -134,6 +163,7 @@ static spira_status split(spira_context ctx, spira_dist_matrix A, const int64_t 
                                                        "off-diagonal rows");
     if (s == SPIRA_OK && ng > 0) s = spira__mem_upload(ctx, A->dorow, A->orow,
                                                         (size_t)nr * sizeof *A->dorow);
+    if (s == SPIRA_OK && ng > 0 && ctx->backend == SPIRA_BACKEND_CUDA) s = row_bitmap(ctx, A, m);
 done:
     spira__free(drp);
     spira__free(dci);

@@ -22,6 +22,12 @@ static spira_status op(void *data, double alpha, spira_vector x, double beta, sp
     return spira__dist_spmv_local((spira_dist_matrix)data, alpha, x, beta, y);
 }
 
+static spira_status op_defer(void *data, double alpha, spira_vector x, double beta,
+                             spira_vector y, spira__row_add *add)
+{
+    return spira__dist_spmv_deferred((spira_dist_matrix)data, alpha, x, beta, y, add);
+}
+
 static spira_status sum(void *data, int k, double *v)
 {
     spira_dist_matrix A = (spira_dist_matrix)data;
@@ -43,6 +49,7 @@ static spira_status agree(void *data, spira_status s)
 spira__solve_comm spira__dist_comm(spira_dist_matrix A)
 {
     const spira__solve_comm c = {.op = op, .sum = sum, .dsum = A->L->gpu ? dsum : NULL,
+                                 .op_defer = A->L->gpu ? op_defer : NULL,
                                  .agree = agree, .data = A, .exchanges = &A->L->exchanges,
                                  .reductions = &A->L->reductions, .global_rows = A->L->n,
                                  .first_row = A->L->first};

@@ -9,7 +9,8 @@
  *
  * On GPUs the product t is queued before the diagonal block, on the exchange's stream
  * behind the ghosts, so it runs beside the diagonal block rather than after it, and only
- * the add into y follows the wait.
+ * the add into y follows the wait; CG's graph leaves even that add to its sums kernel,
+ * which reads y next (spira__dist_spmv_deferred, spira__row_add).
  *
  * Bytes moved per multiply on a rank besides the two blocks' own: the sends packed
  * (send_values entries read and written), the off-diagonal rows' products (orows entries
@@ -62,18 +63,30 @@ spira_status spira__dist_prepare(spira_dist_matrix A, double expect)
     return s;
 }
 
-spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vector x,
-                                    double beta, spira_vector y)
+spira_status spira__dist_spmv_deferred(spira_dist_matrix A, double alpha, spira_vector x,
+                                       double beta, spira_vector y, spira__row_add *add)
 {
     void *ghost = A->ghost_x ? A->ghost_x->data : NULL;
-    int early;
+    int early = 0;
+    if (add) add->bits = NULL;
     SPIRA__TRY(spira__halo_start(A->ctx, A->halo, x->data, ghost));
     spira_status s = offdiag_early(A, A->po, alpha, ghost, &early);
     if (s == SPIRA_OK) s = spira__spmv_apply(A->pd, alpha, x->data, beta, y->data);
     spira_status t = spira__halo_finish(A->ctx, A->halo);
     if (s == SPIRA_OK) s = t;
-    if (s == SPIRA_OK) s = offdiag_add(A, A->po, alpha, ghost, early, y->data);
-    return s;
+    if (s != SPIRA_OK || !A->po) return s;
+    if (!add || !A->dbits) return offdiag_add(A, A->po, alpha, ghost, early, y->data);
+    /* the product made now if it was not beside the diagonal block; its add is the caller's */
+    if (!early) SPIRA__TRY(spira__spmv_apply(A->po, alpha, ghost, 0.0, A->otmp->data));
+    add->bits = A->dbits, add->base = A->dbase, add->t = A->otmp->data;
+    add->lo = A->orow[0], add->hi = A->orow[A->orows - 1] + 1;
+    return SPIRA_OK;
+}
+
+spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vector x,
+                                    double beta, spira_vector y)
+{
+    return spira__dist_spmv_deferred(A, alpha, x, beta, y, NULL);
 }
 
 spira_status spira_dist_spmv(double alpha, spira_dist_matrix A, spira_dist_vector x, double beta,

@@ -97,11 +97,14 @@ static spira_status device_iteration(spira__solve_env *e, cg_graph *g)
     const spira_dtype t = v.r->dtype;
     const void *dinv = v.u ? e->M->v->data : NULL; /* Jacobi's D^-1 */
     const spira__solve_comm *c = e->comm;
-    spira_status s = spira__op(e, 1.0, v.z, 0.0, v.w);
+    /* a distributed SpMV leaves its off-diagonal rows' add to the sums, which read w next */
+    spira__row_add add = {NULL, NULL, NULL, 0, 0};
+    spira_status s = c && c->op_defer ? c->op_defer(c->data, 1.0, v.z, 0.0, v.w, &add)
+                                      : spira__op(e, 1.0, v.z, 0.0, v.w);
     spira__spmv_count(e->plan, -1);
     if (s == SPIRA_OK)
         s = spira__cuda_cg_graph_sums(ctx, n, t, v.r->data, v.w->data, v.z->data, v.u != NULL,
-                                      c ? c->dsum : NULL, c ? c->data : NULL, g->dev);
+                                      &add, c ? c->dsum : NULL, c ? c->data : NULL, g->dev);
     if (s == SPIRA_OK)
         s = spira__cuda_cg_graph_update(ctx, n, t, g->dev, v.z->data, v.w->data, v.p->data,
                                         v.s->data, v.r->data, dinv);

@@ -20,9 +20,10 @@ spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dty
 }
 
 spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
-                                       const void *dr, const void *dw, const void *dz,
-                                       int with_dinv, spira__device_sum_fn ranks_sum,
-                                       void *ranks_data, spira__cg_dev *dg)
+                                       const void *dr, void *dw, const void *dz,
+                                       int with_dinv, const spira__row_add *add,
+                                       spira__device_sum_fn ranks_sum, void *ranks_data,
+                                       spira__cg_dev *dg)
 {
     return spira__no_cuda(ctx);
 }

@@ -32,6 +32,11 @@ typedef struct {
      * that reads them (spira_context_s.sum_hook), so the sum over the ranks costs no wait
      * of its own. Every rank sums either way, so the ranks may mix the two. */
     spira_status (*dsum)(void *data, int k, double *dv);
+    /* Optional (GPUs): op with its last step, the off-diagonal rows' add into y, left to
+     * the caller's next kernel as *add (add->bits NULL: y is whole); CG's graph makes it
+     * in its sums, one launch fewer an iteration. */
+    spira_status (*op_defer)(void *data, double alpha, spira_vector x, double beta,
+                             spira_vector y, spira__row_add *add);
     spira_status (*agree)(void *data, spira_status s);
     void *data;
     /* Optional: the counts of halo exchanges and sums over the ranks made (the layout's, in

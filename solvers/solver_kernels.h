@@ -72,10 +72,24 @@ spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t, 
  * context's stream), the sums are reduced, summed over the ranks, and only then stepped:
  * three launches where the single process has one. */
 typedef spira_status (*spira__device_sum_fn)(void *data, int k, double *dv);
+/* A distributed SpMV's last step left to the kernel that reads y next: where bit i % 32 of
+ * bits[i / 32] is set, y[i] += t[j] with j = base[i / 32] + the bits set below it in that
+ * word (the off-diagonal rows' product added into its rows, in the thread that reads row
+ * i, so the sums see what spira__dist_add_offdiag would have left, bit for bit). Device
+ * pointers; bits NULL: nothing left. Every set bit lies in rows [lo, hi): the rows outside
+ * skip the bitmap's load (a row-block stencil's are one plane at an end). */
+typedef struct {
+    const uint32_t *bits;
+    const int32_t *base;
+    const void *t;
+    int32_t lo, hi;
+} spira__row_add;
+/* add: NULL or a deferred add into dw, made before dw is read (and written back). */
 spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
-                                       const void *dr, const void *dw, const void *dz,
-                                       int with_dinv, spira__device_sum_fn ranks_sum,
-                                       void *ranks_data, spira__cg_dev *dg);
+                                       const void *dr, void *dw, const void *dz,
+                                       int with_dinv, const spira__row_add *add,
+                                       spira__device_sum_fn ranks_sum, void *ranks_data,
+                                       spira__cg_dev *dg);
 spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n, spira_dtype t,
                                          const spira__cg_dev *dg, void *dz, const void *dw,
                                          void *dp, void *ds, void *dr, const void *ddinv);
