@@ -13,9 +13,9 @@
  * pageable copy runs at what the driver's own staging and one core allow (4.4-7.2 GB/s on
  * the H100, bench/results/2026-11-23-h100-spmv). 16 MB chunks (copied in parts of 512 KB)
  * uploaded a 27-point stencil's 162 MB in 6.1-6.6 ms on the H100 machine, 4 MB ones in
- * 7.3-9.3 (bench/results/2026-11-26-h100-session13). The buffers are pinned at the
- * context's first upload that uses them: a context that never uploads that much (a small
- * system, most of the GPU suite's many contexts) pins nothing. */
+ * 7.3-9.3 (bench/results/2026-11-26-h100-session13). They are pinned with the context:
+ * pinned at the first large upload instead, they put 10-17 ms into the setup of every
+ * problem of the time-to-solution suite (bench/results/2026-11-26-h100-session14). */
 #define STAGE_BYTES ((size_t)16 << 20)
 #define STAGE_MIN_BYTES ((size_t)2 << 20)
 
@@ -33,7 +33,6 @@ struct spira_cuda_ctx {
     cusparseHandle_t cusparse; /* created on first use */
     void *scratch;             /* SPIRA__CUDA_SCRATCH_BYTES, for fused.cu's reductions */
     void *stage[2];            /* pinned, STAGE_BYTES each; NULL: uploads are pageable */
-    int stage_tried;           /* stage_init has run (it is not retried after a failure) */
     cudaEvent_t staged[2];     /* stage[i]'s last copy to the device is done */
     cudaMemPool_t pool;        /* scratch; NULL: the device's default pool */
     void *preload;             /* the thread loading the kernels (preload.cu), or NULL */
@@ -147,6 +146,7 @@ extern "C" spira_status spira__cuda_init(spira_context ctx)
                                __FILE__, __LINE__);
         ctx->device_budget = free_b;
     }
+    if (s == SPIRA_OK) stage_init(c);
     if (s == SPIRA_OK) pool_init(ctx, c);
     if (s == SPIRA_OK) c->preload = spira__cuda_preload_start(ctx->device);
     if (s != SPIRA_OK) spira__cuda_fini(ctx);
@@ -292,10 +292,6 @@ extern "C" spira_status spira__cuda_upload(spira_context ctx, void *d, const voi
 {
     /* synchronous with respect to the host buffer, which the caller may free at once */
     spira_cuda_ctx *c = ctx->cuda;
-    if (b >= STAGE_MIN_BYTES && !c->stage_tried) {
-        c->stage_tried = 1;
-        stage_init(c);
-    }
     if (!c->stage[0] || b < STAGE_MIN_BYTES) {
         SPIRA__CUDA(ctx, cudaMemcpyAsync(d, s, b, cudaMemcpyHostToDevice, c->stream));
         SPIRA__CUDA(ctx, cudaStreamSynchronize(c->stream));
