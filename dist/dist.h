@@ -130,6 +130,13 @@ struct spira_dist_matrix_s {
     spira_vector dangling;
 };
 
+/* The bitmap of spira__row_add (solver_kernels.h) for the ascending rows[0..count) of m:
+ * bit i % 32 of bits[i / 32] set where row i is listed, base[w] the rows listed in the words
+ * before w, so that row i is rows[base[i / 32] + the bits set below it in its word]. bits
+ * and base hold (m + 31) / 32 words each. */
+void spira__dist_row_bitmap(const int32_t *rows, int32_t count, int32_t m, uint32_t *bits,
+                            int32_t *base);
+
 /* The matrix from this rank's rows (layout L, referenced): row_ptr (L->local + 1, from 0),
  * global columns and values (dtype; NULL: ones); symmetric is the global matrix's flag,
  * given to the blocks. Collective and agreed. */

@@ -48,8 +48,20 @@ void spira_dist_matrix_destroy(spira_dist_matrix A)
     spira__free(A);
 }
 
-/* A->orow as the device bitmap of spira__row_add: bit i % 32 of dbits[i / 32] set where
- * row i has an off-diagonal product, dbase[w] the rows set in the words before w. */
+void spira__dist_row_bitmap(const int32_t *rows, int32_t count, int32_t m, uint32_t *bits,
+                            int32_t *base)
+{
+    const size_t words = ((size_t)m + 31) / 32;
+    memset(bits, 0, words * sizeof *bits);
+    for (int32_t r = 0; r < count; r++) bits[rows[r] / 32] |= 1u << (rows[r] % 32);
+    int32_t below = 0;
+    for (size_t w = 0; w < words; w++) {
+        base[w] = below;
+        below += __builtin_popcount(bits[w]);
+    }
+}
+
+/* A->orow as spira__row_add's bitmap where ctx computes (A->dbits, A->dbase). */
 static spira_status row_bitmap(spira_context ctx, spira_dist_matrix A, int32_t m)
 {
     const size_t words = ((size_t)m + 31) / 32;
@@ -58,13 +70,7 @@ static spira_status row_bitmap(spira_context ctx, spira_dist_matrix A, int32_t m
     spira_status s = spira__alloc(ctx, (void **)&bits, words, sizeof *bits, "row bitmap");
     if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&base, words, sizeof *base, "row bitmap");
     if (s == SPIRA_OK) {
-        memset(bits, 0, words * sizeof *bits);
-        for (int32_t r = 0; r < A->orows; r++) bits[A->orow[r] / 32] |= 1u << (A->orow[r] % 32);
-        int32_t below = 0;
-        for (size_t w = 0; w < words; w++) {
-            base[w] = below;
-            below += __builtin_popcount(bits[w]);
-        }
+        spira__dist_row_bitmap(A->orow, A->orows, m, bits, base);
         s = spira__mem_alloc(ctx, (void **)&A->dbits, words * sizeof *bits, "row bitmap");
     }
     if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&A->dbase, words * sizeof *base, "row bitmap");

@@ -141,7 +141,7 @@ TESTS += tests/mpi-suite.sh
 endif
 endif
 tests_check_dist_SOURCES = tests/test_dist.c $(TEST_COMMON)
-tests_check_dist_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+tests_check_dist_CPPFLAGS = $(LAYER_I_dist) -DSPIRA_BUILDING $(MPI_CFLAGS)
 tests_check_dist_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_dist_LDADD = libspira_core.la $(CHECK_LIBS) $(MPI_LIBS)
 dist_noinst_SCRIPTS += tests/mpi-suite.sh

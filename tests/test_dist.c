@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "spira_mpi.h"
+#include "dist.h" /* spira__dist_row_bitmap */
 
 static int rank_, size_;
 /* SPIRA_DIST_GPU=1 (mpi-suite.sh's GPU run): every test computes in a CUDA context, one
@@ -607,6 +608,36 @@ START_TEST(dist_cg_batches_match_per_iteration)
 }
 END_TEST
 
+/* The bitmap of the off-diagonal rows that CG's graph adds into w on GPUs (dist/matrix.c,
+ * read by solvers/cg_kernels_gpu.cu's row_add_at): each listed row found at its index
+ * through its word's base and the bits below it, no other row marked; rows at a word's
+ * first and last bit, a last word cut short, and no rows at all. */
+START_TEST(dist_row_bitmap_finds_each_row)
+{
+    enum { M = 1000, WORDS = (M + 31) / 32 };
+    int32_t rows[M], count = 0;
+    uint32_t bits[WORDS];
+    int32_t base[WORDS];
+    unsigned seed = tu_seed();
+    for (int32_t i = 0; i < M; i++)
+        if (i == 0 || i == 31 || i == 32 || i == M - 1 || rand_r(&seed) % 5 == 0) rows[count++] = i;
+    for (int round = 0; round < 2; round++) {
+        const int32_t n = round ? count : 0;
+        spira__dist_row_bitmap(rows, n, M, bits, base);
+        int32_t found = 0, wrong = 0;
+        for (int32_t i = 0; i < M; i++) {
+            const uint32_t word = bits[i / 32], bit = 1u << (i % 32);
+            if (!(word & bit)) continue;
+            const int32_t j = base[i / 32] + __builtin_popcount(word & (bit - 1));
+            if (j >= n || rows[j] != i) wrong++;
+            found++;
+        }
+        ck_all(found == n && wrong == 0, "%d rows listed, %d marked, %d at a wrong index", n,
+               found, wrong);
+    }
+}
+END_TEST
+
 /* ---- errors: the same status on every rank, a clear message, nothing leaked ---- */
 
 START_TEST(dist_errors_on_every_rank)
@@ -964,6 +995,7 @@ Suite *suite_dist(void)
     tcase_add_test(tc, dist_power_matches_one_process);
     tcase_add_test(tc, dist_pagerank_matches_one_process);
     tcase_add_test(tc, dist_rmat_is_the_graph);
+    tcase_add_test(tc, dist_row_bitmap_finds_each_row);
     tcase_add_test(tc, dist_errors_on_every_rank);
     tcase_add_test(tc, dist_singular_refused);
     suite_add_tcase(s, tc);
