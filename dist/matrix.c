@@ -73,7 +73,8 @@ static spira_status row_bitmap(spira_context ctx, spira_dist_matrix A, int32_t m
         spira__dist_row_bitmap(A->orow, A->orows, m, bits, base);
         s = spira__mem_alloc(ctx, (void **)&A->dbits, words * sizeof *bits, "row bitmap");
     }
-    if (s == SPIRA_OK) s = spira__mem_alloc(ctx, (void **)&A->dbase, words * sizeof *base, "row bitmap");
+    if (s == SPIRA_OK)
+        s = spira__mem_alloc(ctx, (void **)&A->dbase, words * sizeof *base, "row bitmap");
     if (s == SPIRA_OK) s = spira__mem_upload(ctx, A->dbits, bits, words * sizeof *bits);
     if (s == SPIRA_OK) s = spira__mem_upload(ctx, A->dbase, base, words * sizeof *base);
     spira__free(bits);

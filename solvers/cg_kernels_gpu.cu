@@ -144,8 +144,9 @@ extern "C" spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, 
         if (add && add->bits)
             return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "CG's sums: a deferred add without "
                                 "a distributed sum (a bug)");
-        if (t == SPIRA_R64) launch_sums<double, true>(n, st, r, w, z, with_dinv, sc, g, spira__no_pre());
-        else launch_sums<float, true>(n, st, r, w, z, with_dinv, sc, g, spira__no_pre());
+        const spira__no_pre none = {};
+        if (t == SPIRA_R64) launch_sums<double, true>(n, st, r, w, z, with_dinv, sc, g, none);
+        else launch_sums<float, true>(n, st, r, w, z, with_dinv, sc, g, none);
         SPIRA__LAUNCHED(ctx);
         return SPIRA_OK;
     }
