@@ -71,8 +71,11 @@ HOT uint64_t ld8(const char *p, const char *end)
     return x;
 }
 
+/* The trailing zero bits of x, 64 for x = 0: a line's first 64 bytes may all be digits
+ * (fuzz-mm found one), and __builtin_ctzll(0) is undefined. */
 static inline int ctz64(uint64_t x)
 {
+    if (!x) return 64;
 #if defined(__GNUC__)
     return __builtin_ctzll(x);
 #else
