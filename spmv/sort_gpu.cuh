@@ -5,10 +5,11 @@
  * the host's comparison sort makes when its comparison ends on the row index: the same
  * permutation, not merely an equally valid one.
  *
- * CUB's merge sort (DeviceMergeSort::StableSortPairs) on 64-bit keys, not its radix sort:
- * on sm_90 the radix sort's kernels take 79-128 registers (one-sweep and single-tile), past
- * what `make kernel-registers` allows any kernel of the library (64), and so does the merge
- * sort's merge kernel on 32-bit keys (105); on 64-bit keys the merge sort's take 18-64.
+ * CUB's radix sort (DeviceRadixSort::SortPairs, stable: an LSD sort) over only the key's
+ * bits, on 32-bit keys when they fit: a longest row of 5 and 10^6 columns is 3 + 20 bits,
+ * three 8-bit passes, where the merge sort this replaced made about log2(n / tile) passes
+ * over 64-bit keys and most of SELL's and SURAA's setup. CUB's kernels are not held to
+ * `make kernel-registers`' bound (its tuning chooses their registers); Spira's keys kernel is.
  * Header-only: the key is a functor of the row, inlined into the kernel that writes it.
  */
 #ifndef SPIRA_SORT_GPU_CUH
@@ -17,7 +18,7 @@
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
 
-#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 
 namespace spira_sort {
 namespace { /* each including file its own kernels */
@@ -26,11 +27,6 @@ constexpr int kBlock = 256;
 constexpr size_t kAlign = 256;
 
 inline size_t aligned(size_t b) { return (b + kAlign - 1) / kAlign * kAlign; }
-
-template <typename K>
-struct key_less {
-    __device__ bool operator()(const K &a, const K &b) const { return a < b; }
-};
 
 /* key[i] = key_of(i), row[i] = i */
 template <typename K, typename KeyOf>
@@ -51,27 +47,32 @@ __global__ void __launch_bounds__(kBlock) iota_kernel(int n, int *__restrict__ r
         row[i] = (int)i;
 }
 
-/* The keys and the rows (in perm) made, then sorted together in place. */
-template <typename KeyOf>
-spira_status sort(spira_context ctx, int n, KeyOf key_of, int32_t *perm, const char *what)
+/* The keys (K wide, bits of them used) and the rows made in scratch, then sorted by CUB
+ * into perm (the keys' sorted copy in scratch too). */
+template <typename K, typename KeyOf>
+spira_status sort(spira_context ctx, int n, int bits, KeyOf key_of, int32_t *perm,
+                  const char *what)
 {
-    typedef unsigned long long K;
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     size_t temp = 0;
-    SPIRA__CUDA(ctx, cub::DeviceMergeSort::StableSortPairs(nullptr, temp, (K *)nullptr,
-                                                           (int *)nullptr, n, key_less<K>(), st));
-    /* one block: the keys, then CUB's storage */
-    const size_t kb = aligned((size_t)n * sizeof(K));
+    SPIRA__CUDA(ctx, cub::DeviceRadixSort::SortPairs(nullptr, temp, (const K *)nullptr,
+                                                     (K *)nullptr, (const int *)nullptr,
+                                                     (int *)nullptr, n, 0, bits, st));
+    /* one block: the keys, their sorted copy, the rows in order, then CUB's storage */
+    const size_t kb = aligned((size_t)n * sizeof(K)), rb = aligned((size_t)n * sizeof(int));
     void *s = NULL;
-    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, kb + temp, what));
-    K *key = (K *)s;
-    keys_kernel<K><<<spira__blocks(n, kBlock), kBlock, 0, st>>>(n, key_of, key, perm);
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, 2 * kb + rb + temp, what));
+    K *key = (K *)s, *sorted = (K *)((char *)s + kb);
+    int *row = (int *)((char *)s + 2 * kb);
+    keys_kernel<K><<<spira__blocks(n, kBlock), kBlock, 0, st>>>(n, key_of, key, row);
     spira_status r = spira__cuda_status(ctx, cudaGetLastError(), "keys_kernel", __FILE__, __LINE__);
     if (r == SPIRA_OK)
         r = spira__cuda_status(ctx,
-                               cub::DeviceMergeSort::StableSortPairs((char *)s + kb, temp, key,
-                                                                     perm, n, key_less<K>(), st),
-                               "cub::DeviceMergeSort::StableSortPairs", __FILE__, __LINE__);
+                               cub::DeviceRadixSort::SortPairs((char *)s + 2 * kb + rb, temp,
+                                                               (const K *)key, sorted,
+                                                               (const int *)row, perm, n, 0,
+                                                               bits, st),
+                               "cub::DeviceRadixSort::SortPairs", __FILE__, __LINE__);
     spira__cuda_scratch_free(ctx, s); /* in stream order: after the sort */
     return r;
 }
@@ -95,7 +96,8 @@ spira_status spira__sort_rows(spira_context ctx, int32_t n, int bits, KeyOf key_
         SPIRA__LAUNCHED(ctx);
         return SPIRA_OK;
     }
-    return spira_sort::sort(ctx, n, key_of, perm, what);
+    if (bits <= 32) return spira_sort::sort<unsigned>(ctx, n, bits, key_of, perm, what);
+    return spira_sort::sort<unsigned long long>(ctx, n, bits, key_of, perm, what);
 }
 
 /* The bits an unsigned value up to v needs (0 for 0). */
