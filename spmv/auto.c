@@ -6,6 +6,7 @@
  */
 #include "auto.h"
 #include "cost.h"
+#include "cusparse_row.h"
 #include "cuda/gateway.h"
 
 #include <limits.h>
@@ -100,10 +101,11 @@ spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
 /* The formats the cost model weighs on the CUDA backend (csr-scalar only when named: its
  * one thread a row is the slowest kernel on uneven rows). Bit i of a "built" mask is
  * candidates[i]. */
-static const char *const candidates[] = {"csr-vector", "cusparse", "ell", "dia", NULL};
+static const char *const candidates[] = {"csr-vector", "cusparse", "ell", "dia", "merge", NULL};
 
 const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_size,
-                             double horizon, unsigned built, char *why, size_t len)
+                             double horizon, unsigned built, unsigned cold, char *why,
+                             size_t len)
 {
     if (!cuda) {
         snprintf(why, len, "the CPU backend multiplies CSR directly (the other formats' CPU "
@@ -120,6 +122,7 @@ const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_s
         if (!strcmp(candidates[i], "dia") && !(s->dia_fill <= SPIRA__AUTO_DIA_FILL)) continue;
         if (spira__cost_predict(s, candidates[i], value_size, &cost[i]) != 0) continue;
         if (built & (1u << i)) cost[i].convert_ms = cost[i].upload_ms = 0; /* paid */
+        if (cold & (1u << i)) cost[i].upload_ms += cost[i].first_use_ms;
         total[i] = cost[i].convert_ms + cost[i].upload_ms + horizon * cost[i].multiply_ms;
         if (total[i] < total[best]) best = i;
     }
@@ -148,7 +151,7 @@ const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_s
 /* Formats a trial times: every one with a cheap conversion (not pkt, whose partition takes
  * seconds; not lightspmv, which never won on the H100). cusparse only on CUDA. */
 static const char *const trial_formats[] = {"csr-scalar", "csr-vector", "ell", "dia", "hyb",
-                                            "cmrs", "cusparse", NULL};
+                                            "cmrs", "merge", "cusparse", NULL};
 
 /* Median over 5 batches of 10 multiplies of the milliseconds one takes, after 2 untimed. */
 static spira_status time_plan(spira_context ctx, spira__spmv_plan *p, spira_vector x,
@@ -294,12 +297,15 @@ static spira_status decide(spira_matrix A, double expect, const char *source)
     double ms = 0;
     /* the CPU backend's rule reads no statistics: none are gathered for it */
     if (cuda) SPIRA__TRY(cached_stats(A, &st, &ms));
-    unsigned built = 0;
+    unsigned built = 0, cold = 0;
     for (int i = 0; candidates[i]; i++) built |= (unsigned)plan_cached(A, candidates[i]) << i;
+    /* cuSPARSE's kernel loads at a process's first multiply with it (cost.c) */
+    int (*const ran)(int, spira_dtype) = SPIRA__GPU(spira__cusparse_spmv_ran);
+    if (cuda && ran && !ran(ctx->device, A->csr.dtype)) cold |= 1u << 1; /* candidates[1] */
     char why[sizeof A->format_reason - 128];
     const size_t vs = A->csr.dtype == SPIRA_R32 ? 4 : 8;
     /* a plan the choice leaves stays cached: a caller may hold it, and coming back is free */
-    const char *name = spira__auto_rule(st, cuda, vs, horizon, built, why, sizeof why);
+    const char *name = spira__auto_rule(st, cuda, vs, horizon, built, cold, why, sizeof why);
     if (strcmp(name, A->format) != 0 || A->format_opts[0]) { /* a new choice: counted anew */
         A->autosel.since = A->multiplies;
         A->autosel.solve_ms = 0;

@@ -62,10 +62,13 @@ spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, 
                                    int64_t *ndiag);
 /* The choice for a matrix with these statistics and values of value_size bytes, on the CUDA
  * backend (cuda = 1: the cost model's cheapest total over horizon multiplies; bit i of built
- * marks a candidate whose plan is built, which costs no setup) or the CPU one (csr-scalar),
- * with the reason and the predicted totals written into why. */
+ * marks a candidate whose plan is built, which costs no setup, bit i of cold one whose
+ * kernel this process has not run yet, which costs its loading) or the CPU one
+ * (csr-scalar), with the reason and the predicted totals written into why. Candidates, bit
+ * by bit: csr-vector, cusparse, ell, dia, merge. */
 const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_size,
-                             double horizon, unsigned built, char *why, size_t len);
+                             double horizon, unsigned built, unsigned cold, char *why,
+                             size_t len);
 
 #ifdef __cplusplus
 }

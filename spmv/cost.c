@@ -7,7 +7,10 @@
  *           (10^6 x 16) matrix, and 17 small SuiteSparse matrices;
  *   [spmv0] 2026-11-22-h100/spmv-d.csv, the same columns a day earlier, which agree;
  *   [gpu7]  2026-11-24-h100-session7/spmv-gpu-convert.csv: the conversions on the GPU,
- *           convert_ms against spmv_ms.
+ *           convert_ms against spmv_ms;
+ *   [s15]   2026-11-26-h100-session15: merge against cuSPARSE (verify.txt's spmv lines and
+ *           setup-summary.txt, the same run) and GPU traces of each program's first
+ *           cuSPARSE multiply (traces.txt).
  * Each folder's README names the tree it was measured at; the host conversions that the
  * GPU ones replaced are in 2026-11-25-code-comments. Effective bandwidths count the
  * matrix's bytes, x once and y once over the measured time.
@@ -42,17 +45,28 @@ typedef struct {
     double uneven_gbs;  /* the same on uneven rows (cv > 0.5) */
     double launch_ms;   /* a multiply of a tiny matrix */
     int row_wait;       /* one vector per row: the longest row bounds the time */
+    double first_ms;    /* a process's first multiply on a device loads the kernel (CUDA's
+                         * lazy loading): 0 for Spira's own, which the preload thread loads
+                         * while the matrix is read (lib/cuda/preload.cu) */
 } cost_row;
 
 static const cost_row rows[] = {
     /* no conversion (borrows the CSR); 1,417-1,752 GB/s on the Laplacians and 1,342 on the
      * uniform matrix, 795 on the power-law one; 0.0074-0.0100 ms on matrices under 10^5
      * nonzeros [spmv] */
-    {"csr-vector", BORROWS_CSR, 0, 0, 0.05, 1650, 800, 0.0075, 1},
-    /* cuSPARSE's CSR: 2.1-4.3 ms of setup on matrices of a few thousand nonzeros (its
-     * descriptors and buffer), 1,977-2,100 GB/s on the Laplacians, 1,716 on the power-law
-     * matrix, 0.011-0.016 ms on small ones [spmv] */
-    {"cusparse", BORROWS_CSR, 0, 0, 3.0, 2100, 1800, 0.012, 0},
+    {"csr-vector", BORROWS_CSR, 0, 0, 0.05, 1650, 800, 0.0075, 1, 0},
+    /* cuSPARSE's CSR: 1,977-2,100 GB/s on the Laplacians, 1,716 on the power-law matrix,
+     * 0.011-0.016 ms on small ones [spmv]. Its setup a matrix (descriptors, workspace,
+     * cusparseSpMV_preprocess's partition kernel) 0.1-0.3 ms [s15]; the 2.1-4.3 ms once
+     * measured on small matrices [spmv] were a process's first use: its csrmv kernel loads
+     * at the first multiply, a 3.7-4.0 ms gap before it in traces of PageRank and
+     * spira-spmv on R-MAT 2^20, kNN and circuit matrices, 6.4-6.6 in the solves [s15] */
+    {"cusparse", BORROWS_CSR, 0, 0, 0.2, 2100, 1800, 0.012, 0, 4.0},
+    /* merge-based CSR (Merrill-Garland tiles): 1.12-1.22x cuSPARSE's time on even rows
+     * (Laplacians, kNN, uniform), 1.22-1.38x on uneven ones (R-MAT, circuit, power-law)
+     * [s15]; its plan, the tiles' starts on the merge path, 0.2-0.9 of its multiplies
+     * [s15]; a tiny matrix's two launches about cuSPARSE's one [h200 merge-tiles] */
+    {"merge", BORROWS_CSR, 0, 0, 0.05, 1750, 1380, 0.012, 0, 0},
     /* On the GPU (ell_gpu.cu), 8 multiplies: measured 7.8 on 3-D Poisson 150^3 (1.05 ms
      * against 0.134 a multiply) and 15.7 on the kNN Laplacian (0.74 against 0.047) [gpu7];
      * the estimate from its passes was 6. Its passes: the
@@ -60,7 +74,7 @@ static const cost_row rows[] = {
      * one kernel reading the CSR a thread a row (csr-scalar's reads) and writing every slot
      * once, coalesced (two to three multiplies' bytes), and the rest the layout's
      * allocation, launches and waits. 2,508-2,533 GB/s on the Laplacians [spmv] */
-    {"ell", BUILDS_ON_GPU, 0, 8, 0.05, 2600, 2600, 0.009, 0},
+    {"ell", BUILDS_ON_GPU, 0, 8, 0.05, 2600, 2600, 0.009, 0, 0},
     /* On the GPU (dia_gpu.cu), 32 multiplies: measured 31.5 on 3-D Poisson 150^3 (2.80 ms
      * against 0.0888 a multiply) [gpu7]; the estimate from its passes was
      * 8, so launches, waits and the layout's allocation cost more than its bytes. Its passes: the
@@ -69,7 +83,7 @@ static const cost_row rows[] = {
      * (about two multiplies' bytes), and the rest launches, three waits and the layout's
      * allocation, a few multiplies' worth on a large matrix and more on a small one.
      * 2,620-2,740 GB/s, 0.0926 ms a multiply on 150^3 [spmv] */
-    {"dia", BUILDS_ON_GPU, 0, 32, 0.05, 2800, 2800, 0.0085, 0},
+    {"dia", BUILDS_ON_GPU, 0, 32, 0.05, 2800, 2800, 0.0085, 0, 0},
 };
 
 int spira__cost_predict(const spira__row_stats *s, const char *format, size_t value_size,
@@ -99,5 +113,6 @@ int spira__cost_predict(const spira__row_stats *s, const char *format, size_t va
                                                    : 0;
     /* the device CSR's upload is sunk before the choice (cost.h): only a host layout's copy */
     c->upload_ms = (r->setup == CONVERTS_ON_HOST ? bytes / (UPLOAD_GBS * 1e6) : 0) + r->fixed_ms;
+    c->first_use_ms = r->first_ms;
     return 0;
 }

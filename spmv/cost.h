@@ -19,6 +19,9 @@
  *               they pay fixed_ms (the layout's device allocation, cuSPARSE's descriptors).
  *               The realized setup that format_reason reports does count it: the first
  *               plan built from the device CSR is charged its upload (spmv.h)
+ *   first use   what a process's first multiply on a device adds: loading the kernel
+ *               (cuSPARSE's; Spira's own are loaded by the preload thread), charged while
+ *               the process has not yet run it (auto.c asks)
  *   multiply    max(launch_ms + (bytes_f + v (nrows + ncols)) / gbs,
  *                   longest row / row_lanes x row_step_ms)
  * where gbs is the kernel's effective bandwidth over the matrix and both vectors, lower on
@@ -43,6 +46,7 @@ typedef struct {
     double convert_ms;  /* the conversion, on the GPU or (not on_device) the host */
     double upload_ms;   /* device allocation, and a host layout's copy */
     double multiply_ms; /* one y = A x */
+    double first_use_ms; /* more, once a process and device: loading the kernel */
     int on_device;      /* converted on the GPU from the device CSR (format_gpu.build) */
 } spira__cost;
 

@@ -18,6 +18,23 @@
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
 
+#include <atomic>
+
+/* A bit a device (below 32) and value type: cusparseSpMV has run there in this process
+ * (spira__cusparse_spmv_ran; a device from 32 on always reads as not yet). */
+static std::atomic<unsigned long long> spmv_ran{0};
+
+static unsigned long long ran_bit(int device, spira_dtype dtype)
+{
+    return device >= 0 && device < 32 ? 1ull << (2 * device + (dtype == SPIRA_R64)) : 0;
+}
+
+extern "C" int spira__cusparse_spmv_ran(int device, spira_dtype dtype)
+{
+    const unsigned long long bit = ran_bit(device, dtype);
+    return bit && (spmv_ran.load(std::memory_order_relaxed) & bit);
+}
+
 typedef struct {
     spira__csr_dev csr;         /* device CSR (shared upload code of the CSR family) */
     cusparseSpMatDescr_t mat;
@@ -120,6 +137,8 @@ static spira_status cusparse_dev_apply(spira_context ctx, void *dev, double alph
     const void *pb = c->dtype == SPIRA_R64 ? (const void *)&b64 : (const void *)&b32;
     SPIRA__CUSPARSE(ctx, cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, pa, d->mat, d->vx,
                                       pb, d->vy, d->vtype, d->alg, d->work));
+    const unsigned long long bit = ran_bit(ctx->device, c->dtype);
+    if (!(spmv_ran.load(std::memory_order_relaxed) & bit)) spmv_ran.fetch_or(bit);
     return SPIRA_OK;
 }
 

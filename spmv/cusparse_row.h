@@ -20,6 +20,11 @@ typedef struct {
 
 extern const spira__format spira__cusparse_format; /* cusparse.c */
 
+/* Whether this process has run cuSPARSE's SpMV on device in values of dtype (a CUDA build:
+ * cusparse_gpu.cu). The first run loads its kernel (CUDA's lazy loading, about 4 ms on the
+ * H100), which auto's cost model charges while it has not (cost.c). */
+int spira__cusparse_spmv_ran(int device, spira_dtype dtype);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 #include "test_gf2_bw.h"
 #include "testutil.h"
 #include "cuda/gateway.h"
+#include "cusparse_row.h"
 #include "precond.h"
 #include "spmv.h"
 
@@ -352,9 +353,9 @@ static void gpu_check_format(spira_matrix A, const char *name, const char *opts,
 /* "auto" on the CUDA backend: the cost model picks dia for a large stencil when enough
  * multiplies are expected to pay its conversion on the GPU back and csr-vector when one
  * is; a solve chooses for the multiplies it expects and the reason carries the predicted
- * and realized totals; cusparse for a matrix with a dense row and csr-vector for a small
- * random one; trial=1 times cusparse too, keeps one plan, and the format it keeps
- * multiplies like the CPU. */
+ * and realized totals; merge for a matrix with a dense row (csr-vector would wait on it)
+ * and csr-vector for a small random one; trial=1 times cusparse too, keeps one plan, and
+ * the format it keeps multiplies like the CPU. */
 START_TEST(gpu_auto_select)
 {
     spira_matrix L;
@@ -409,7 +410,7 @@ START_TEST(gpu_auto_select)
     free(ri), free(ci);
     ck_assert_int_eq(spira_matrix_set_format(D, "auto", NULL), SPIRA_OK);
     spira_matrix_get_info(D, &mi);
-    ck_assert_msg(!strcmp(mi.format, "cusparse"), "dense row: %s (%s)", mi.format,
+    ck_assert_msg(!strcmp(mi.format, "merge"), "dense row: %s (%s)", mi.format,
                   mi.format_reason);
     /* the trial on the same matrix: every candidate timed on the GPU, cuSPARSE among them */
     ck_assert_int_eq(spira_matrix_set_format(D, "auto", "trial=1"), SPIRA_OK);
@@ -431,6 +432,41 @@ START_TEST(gpu_auto_select)
     ck_assert_msg(!strcmp(mi.format, "csr-vector"), "small random: %s (%s)", mi.format,
                   mi.format_reason);
     spira_matrix_destroy(A);
+}
+END_TEST
+
+/* The cuSPARSE total in A's reason after choosing auto for expected_multiplies=n. */
+static double cusparse_predicted(spira_matrix A, int n)
+{
+    char opts[64];
+    snprintf(opts, sizeof opts, "expected_multiplies=%d", n);
+    ck_assert_int_eq(spira_matrix_set_format(A, "auto", opts), SPIRA_OK);
+    spira_matrix_info mi;
+    spira_matrix_get_info(A, &mi);
+    const char *at = strstr(mi.format_reason, "cusparse ");
+    ck_assert_msg(at, "%s", mi.format_reason);
+    return atof(at + strlen("cusparse "));
+}
+
+/* auto charges cuSPARSE the loading of its kernel until the process has run cuSPARSE's
+ * SpMV on the device in that precision (spmv/cost.c), and not after: a multiply with the
+ * cusparse format marks it. */
+START_TEST(gpu_auto_cusparse_first_use)
+{
+    spira_matrix A = tu_shape_matrix(gpu, &tu_shapes[0], SPIRA_R64, tu_seed());
+    if (!spira__cusparse_spmv_ran(gpu->device, SPIRA_R64)) /* a forked test: a fresh process */
+        ck_assert_double_gt(cusparse_predicted(A, 1), 3);
+    spira_matrix B = tu_shape_matrix(gpu, &tu_shapes[0], SPIRA_R64, tu_seed());
+    ck_assert_int_eq(spira_matrix_set_format(B, "cusparse", NULL), SPIRA_OK);
+    spira_vector x, y;
+    ck_assert_int_eq(spira_vector_create(gpu, B->csr.ncols, SPIRA_R64, &x), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, B->csr.nrows, SPIRA_R64, &y), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(x, 1.0), SPIRA_OK);
+    ck_assert_int_eq(spira_spmv(1.0, B, x, 0.0, y), SPIRA_OK);
+    ck_assert(spira__cusparse_spmv_ran(gpu->device, SPIRA_R64));
+    ck_assert_double_lt(cusparse_predicted(A, 2), 1); /* a small matrix, loaded kernel */
+    spira_vector_destroy(x), spira_vector_destroy(y);
+    spira_matrix_destroy(A), spira_matrix_destroy(B);
 }
 END_TEST
 
@@ -1165,6 +1201,7 @@ int main(void)
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_alg2, 0, 2);
     tcase_add_test(tc, gpu_auto_select);
+    tcase_add_test(tc, gpu_auto_cusparse_first_use);
     tcase_add_test(tc, gpu_suraa_children);
     tcase_add_loop_test(tc, gpu_gf2_formats, 0, tu_nshapes + 2);
     tcase_add_test(tc, gpu_gf2_allocation_fails);
