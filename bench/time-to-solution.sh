@@ -15,13 +15,15 @@
 #   PROBLEMS=LIST  gen-irregular.py's names, comma-separated (default all)
 #   FORMATS=LIST   the single formats, comma-separated (default: all spira-spmv lists)
 #   REPEAT=N       solves on the same matrix for the "ten solves" column (default 10)
-#   RUNS=N         processes per Spira contender (default 3): the table keeps each one's
-#                  run of median total, so one process's noisy setup decides nothing
+#   RUNS=N         processes per Spira contender (default 3), in N rounds over all the
+#                  contenders (each round runs each once): the table keeps each one's run
+#                  of median total, so one process's noisy setup decides nothing
 #   TIMEOUT=S      seconds one contender may run (default 60; CuPy's CUPY_TIMEOUT, 120,
 #                  since scipy.io.mmread may be slow)
 #   BUDGET=S       seconds for the whole run after the matrices are made (default 420);
-#                  contenders left when it is spent are listed as skipped. Order: every
-#                  problem's default, cusparse and CuPy first, then the other formats.
+#                  contenders left when it is spent are listed as skipped. Order in a
+#                  round: every problem's default, cusparse and CuPy (first round only),
+#                  then the other formats.
 #   CUPY=0         leave CuPy out; CUPY=numpy runs bench/cupy_cg.py on NumPy/SciPy (a test
 #                  of the script, labelled as such, not a contender)
 #   SPIRA_COMMIT=  the commit to print (a tree made from `make dist` has no .git)
@@ -69,14 +71,9 @@ fi
 solve_repeat=; ./examples/spira-solve --help | grep -q -- '--repeat' && solve_repeat=1
 pagerank_repeat=; ./examples/spira-pagerank --help | grep -q -- '--repeat' && pagerank_repeat=1
 
-# run PROBLEM KIND FILE CONTENDER: one contender on one problem, RUNS times (CuPy once), each
+# run_once PROBLEM KIND FILE CONTENDER K: one contender on one problem, its K-th run, the
 # process's log in raw/ and a line in raw/index.txt; never fails the script.
 deadline=$(( $(now) + budget * 1000 ))
-run() {
-  local problem=$1 kind=$2 file=$3 who=$4 k n=$runs
-  case $who in cupy*) n=1 ;; esac
-  for k in $(seq 1 "$n"); do run_once "$@" "$k"; done
-}
 run_once() {
   local problem=$1 kind=$2 file=$3 who=$4 k=$5 log cmd left
   log=$raw/$problem.$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _).$k.log
@@ -128,20 +125,26 @@ done
 read -r _ _ wfile wkind <<< "${probs[0]}"
 if [ "$wkind" = graph ]; then ./examples/spira-pagerank "$wfile" --top 0 >/dev/null 2>&1
 else ./examples/spira-solve "$wfile" --maxit 10 >/dev/null 2>&1; fi
-echo "== default, cusparse and CuPy on every problem"
-for line in "${probs[@]}"; do
-  read -r _ name file kind <<< "$line"
-  run "$name" "$kind" "$file" default
-  case ",$formats," in *,cusparse,*) run "$name" "$kind" "$file" cusparse ;; esac
-  [ "$cupy" = 1 ] && run "$name" "$kind" "$file" cupy
-  [ "$cupy" = numpy ] && run "$name" "$kind" "$file" cupy-numpy
-done
-echo "== each single format"   # a format over all problems, so the listing's last go last
-for f in ${formats//,/ }; do
-  [ "$f" = cusparse ] && continue
+# RUNS rounds, each running every contender once, so that whatever drifts over the run (the
+# host's memory, the GPU's clocks) falls on all of them alike, not on the contenders that
+# happen to run first; CuPy in the first round only. A round: the default, cusparse and CuPy
+# on every problem, then each single format over all problems.
+for k in $(seq 1 "$runs"); do
+  echo "== round $k of $runs: default, cusparse and CuPy on every problem"
   for line in "${probs[@]}"; do
     read -r _ name file kind <<< "$line"
-    run "$name" "$kind" "$file" "$f"
+    run_once "$name" "$kind" "$file" default "$k"
+    case ",$formats," in *,cusparse,*) run_once "$name" "$kind" "$file" cusparse "$k" ;; esac
+    [ "$k" = 1 ] && [ "$cupy" = 1 ] && run_once "$name" "$kind" "$file" cupy "$k"
+    [ "$k" = 1 ] && [ "$cupy" = numpy ] && run_once "$name" "$kind" "$file" cupy-numpy "$k"
+  done
+  echo "== round $k of $runs: each single format"
+  for f in ${formats//,/ }; do
+    [ "$f" = cusparse ] && continue
+    for line in "${probs[@]}"; do
+      read -r _ name file kind <<< "$line"
+      run_once "$name" "$kind" "$file" "$f" "$k"
+    done
   done
 done
 echo "run_ms $(( $(now) - t1 ))" >> "$raw/env.txt"
