@@ -245,6 +245,8 @@ static spira_status merge_dev_apply(spira_context ctx, void *dev, double alpha, 
                                      : merge_launch<float>(ctx, d, alpha, x, beta, y);
 }
 
+SPIRA__MODULE_ANCHOR(merge, merge_tile_kernel<double>)
+
 extern "C" const spira__format_gpu spira__merge_gpu = {
     .handle = sizeof(merge_dev),
     .upload = merge_dev_upload,

@@ -27,7 +27,8 @@
 extern "C" {
 #define ANCHOR(name) const void *spira__module_##name(void);
 ANCHOR(fused) ANCHOR(blas) ANCHOR(auto) ANCHOR(diagonals) ANCHOR(rows) ANCHOR(csr)
-ANCHOR(csr_vector) ANCHOR(dia) ANCHOR(ell) ANCHOR(coo) ANCHOR(cg) ANCHOR(pagerank)
+ANCHOR(csr_vector) ANCHOR(merge) ANCHOR(dia) ANCHOR(ell) ANCHOR(coo) ANCHOR(cg)
+ANCHOR(pagerank)
 #undef ANCHOR
 }
 
@@ -37,8 +38,9 @@ namespace {
  * counts, the formats auto weighs with their conversions, the solvers'. */
 const void *(*const anchors[])(void) = {
     spira__module_fused, spira__module_blas, spira__module_auto, spira__module_diagonals,
-    spira__module_rows,  spira__module_csr,  spira__module_csr_vector, spira__module_dia,
-    spira__module_ell,   spira__module_coo,  spira__module_cg,  spira__module_pagerank,
+    spira__module_rows,  spira__module_csr,  spira__module_csr_vector, spira__module_merge,
+    spira__module_dia,   spira__module_ell,  spira__module_coo, spira__module_cg,
+    spira__module_pagerank,
 };
 
 /* Errors here are nobody's: a kernel not loaded now is loaded at its first launch. The
