@@ -8,9 +8,10 @@
  *   [spmv0] 2026-11-22-h100/spmv-d.csv, the same columns a day earlier, which agree;
  *   [gpu7]  2026-11-24-h100-session7/spmv-gpu-convert.csv: the conversions on the GPU,
  *           convert_ms against spmv_ms;
- *   [s15]   2026-11-26-h100-session15: merge against cuSPARSE (verify.txt's spmv lines and
- *           setup-summary.txt, the same run) and GPU traces of each program's first
- *           cuSPARSE multiply (traces.txt).
+ *   [s15]   2026-11-26-h100-session15: merge against cuSPARSE (spmv-46f6eaf.txt and
+ *           setup-summary-46f6eaf.txt, one run) and GPU traces of each program's first
+ *           cuSPARSE multiply (first-use-traces-46f6eaf.txt);
+ *   [mt]    2026-11-26-h200-merge-tiles: small matrices, one call each (an H200).
  * Each folder's README names the tree it was measured at; the host conversions that the
  * GPU ones replaced are in 2026-11-25-code-comments. Effective bandwidths count the
  * matrix's bytes, x once and y once over the measured time.
@@ -65,7 +66,7 @@ static const cost_row rows[] = {
     /* merge-based CSR (Merrill-Garland tiles): 1.12-1.22x cuSPARSE's time on even rows
      * (Laplacians, kNN, uniform), 1.22-1.38x on uneven ones (R-MAT, circuit, power-law)
      * [s15]; its plan, the tiles' starts on the merge path, 0.2-0.9 of its multiplies
-     * [s15]; a tiny matrix's two launches about cuSPARSE's one [h200 merge-tiles] */
+     * [s15]; a tiny matrix's two launches about cuSPARSE's one [mt] */
     {"merge", BORROWS_CSR, 0, 0, 0.05, 1750, 1380, 0.012, 0, 0},
     /* On the GPU (ell_gpu.cu), 8 multiplies: measured 7.8 on 3-D Poisson 150^3 (1.05 ms
      * against 0.134 a multiply) and 15.7 on the kNN Laplacian (0.74 against 0.047) [gpu7];
