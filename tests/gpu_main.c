@@ -435,6 +435,7 @@ START_TEST(gpu_auto_select)
 }
 END_TEST
 
+#ifdef HAVE_CUDA
 /* The cuSPARSE total in A's reason after choosing auto for expected_multiplies=n. */
 static double cusparse_predicted(spira_matrix A, int n)
 {
@@ -447,12 +448,14 @@ static double cusparse_predicted(spira_matrix A, int n)
     ck_assert_msg(at, "%s", mi.format_reason);
     return atof(at + strlen("cusparse "));
 }
+#endif
 
 /* auto charges cuSPARSE the loading of its kernel until the process has run cuSPARSE's
  * SpMV on the device in that precision (spmv/cost.c), and not after: a multiply with the
  * cusparse format marks it. */
 START_TEST(gpu_auto_cusparse_first_use)
 {
+#ifdef HAVE_CUDA /* the flag is the CUDA build's (cusparse_gpu.cu) */
     spira_matrix A = tu_shape_matrix(gpu, &tu_shapes[0], SPIRA_R64, tu_seed());
     if (!spira__cusparse_spmv_ran(gpu->device, SPIRA_R64)) /* a forked test: a fresh process */
         ck_assert_double_gt(cusparse_predicted(A, 1), 3);
@@ -467,6 +470,7 @@ START_TEST(gpu_auto_cusparse_first_use)
     ck_assert_double_lt(cusparse_predicted(A, 2), 1); /* a small matrix, loaded kernel */
     spira_vector_destroy(x), spira_vector_destroy(y);
     spira_matrix_destroy(A), spira_matrix_destroy(B);
+#endif
 }
 END_TEST
 
