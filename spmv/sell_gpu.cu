@@ -21,11 +21,10 @@
  * row), so perm is the host's; each slice's width as the longest of its 32 rows (a warp a
  * slice, a shuffle max), an exclusive scan of the widths in 64 bits (the one more wait:
  * the slot count, checked against the 32-bit index range and sized before the columns and
- * values are allocated), then the fill: a warp a slice, a thread a row, writing slot k*32 +
- * lane of its slice for every k below the width, the row's k-th entry or padding. The
- * fill's writes are coalesced as the multiply's reads, and it walks each slice as the
- * multiply does, so it costs about what a multiply costs, dense rows included. Last, the
- * slice pointers come back to the host (a third wait) for wide_plan.
+ * values are allocated), then the fill: a warp a run of steps of the layout (a step: slot
+ * k*32 + lane of a slice, the row's k-th entry or padding), whatever slices they fall in, so
+ * the fill's writes are coalesced as the multiply's reads and a slice of dense rows is many
+ * warps' work. Last, the slice pointers come back to the host (a third wait) for wide_plan.
  */
 #include "device.h"
 #include "rows_gpu.cuh"
@@ -302,8 +301,9 @@ spira_status sell_fill(spira_context ctx, const spira__csr_dev *dA, const long l
     /* a warp kFillSteps steps, a thread the slice pointers' copy (grid-stride, capped) */
     const long long steps = (slots / 32 + kFillSteps - 1) / kFillSteps;
     const long long threads = max(steps * 32, (long long)d->nslices + 1);
-    sell_fill_kernel<T><<<spira__blocks(threads, kSellBlock), kSellBlock, 0, st>>>(d->nrows, d->nslices, at, d->perm, dA->row_ptr, dA->col_idx,
-                                (const T *)dA->val, d->slice_ptr, d->cols, (T *)d->vals);
+    sell_fill_kernel<T><<<spira__blocks(threads, kSellBlock), kSellBlock, 0, st>>>(
+        d->nrows, d->nslices, at, d->perm, dA->row_ptr, dA->col_idx, (const T *)dA->val,
+        d->slice_ptr, d->cols, (T *)d->vals);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }

@@ -36,8 +36,8 @@
  *     distinct Y (at most 32).
  *   - Ties in length are ordered by first column, then by row (the paper: by first column).
  *   - The sort runs on the GPU as in the paper, with the rest of the conversion
- *     (suraa_convert_gpu.cu), but as CUB's stable merge sort, not a radix sort
- *     (sort_gpu.cuh says why); the host conversion (suraa.c) sorts with qsort.
+ *     (suraa_convert_gpu.cu): CUB's radix sort over the key's bits (sort_gpu.cuh); the
+ *     host conversion (suraa.c) sorts with qsort.
  *   - A child launch that the device refuses (its pending-launch buffer full) is not lost:
  *     the parent thread sums that row itself. `children` above the device's pending-launch
  *     limit (2048 by default) raises the limit at upload.
