@@ -297,11 +297,14 @@ static spira_status decide(spira_matrix A, double expect, const char *source)
     double ms = 0;
     /* the CPU backend's rule reads no statistics: none are gathered for it */
     if (cuda) SPIRA__TRY(cached_stats(A, &st, &ms));
-    unsigned built = 0, cold = 0;
-    for (int i = 0; candidates[i]; i++) built |= (unsigned)plan_cached(A, candidates[i]) << i;
     /* cuSPARSE's kernel loads at a process's first multiply with it (cost.c) */
     int (*const ran)(int, spira_dtype) = SPIRA__GPU(spira__cusparse_spmv_ran);
-    if (cuda && ran && !ran(ctx->device, A->csr.dtype)) cold |= 1u << 1; /* candidates[1] */
+    const int cusparse_cold = cuda && ran && !ran(ctx->device, A->csr.dtype);
+    unsigned built = 0, cold = 0;
+    for (int i = 0; candidates[i]; i++) {
+        built |= (unsigned)plan_cached(A, candidates[i]) << i;
+        cold |= (unsigned)(cusparse_cold && !strcmp(candidates[i], "cusparse")) << i;
+    }
     char why[sizeof A->format_reason - 128];
     const size_t vs = A->csr.dtype == SPIRA_R32 ? 4 : 8;
     /* a plan the choice leaves stays cached: a caller may hold it, and coming back is free */
