@@ -15,6 +15,7 @@
 #define SPIRA_DIST_GPU_H
 
 #include "spira_impl.h"
+#include "solver_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,11 +41,23 @@ spira_status spira__nccl_create(spira_context ctx, const void *id, int nranks, i
 void spira__nccl_destroy(spira_context ctx, spira__nccl *c);
 
 /* d[0..k) (device doubles) summed over the ranks in place: one ncclAllReduce on the
- * context's stream, not waited for (whoever reads d waits). */
+ * context's stream (or a kernel, spira__nccl_in_kernel), not waited for (whoever reads d
+ * waits). */
 spira_status spira__nccl_sum_device(spira_context ctx, spira__nccl *c, int k, double *d);
 /* v[0..k) (host doubles) summed over the ranks in place: up, one ncclAllReduce, down, one
  * wait. */
 spira_status spira__nccl_sum_host(spira_context ctx, spira__nccl *c, int k, double *v);
+
+/* 1 when the ranks sum inside kernels (NCCL's device API, made with the communicator on
+ * every rank or on none): spira__nccl_sum_device is then a kernel of the context's (for
+ * up to 16 values) rather than an ncclAllReduce, and CG's graph may take nccl_cg_sums. */
+int spira__nccl_in_kernel(const spira__nccl *c);
+/* CG's graph sums (solver_kernels.h's spira__cuda_cg_graph_sums) with the sum over the
+ * ranks and the step made in the same kernel: one launch where the allreduce path has
+ * three. SPIRA_ERR_UNSUPPORTED unless spira__nccl_in_kernel. */
+spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c, int32_t n, spira_dtype t,
+                                 const void *r, void *w, const void *z, int with_dinv,
+                                 const spira__row_add *add, spira__cg_dev *g);
 
 /* The halo exchange of a matrix between GPUs (halo.c's pattern, its arrays borrowed: they
  * must outlive this): receive ghosts [recv_off[i], recv_off[i + 1]) from recv_rank[i];
@@ -58,9 +71,10 @@ spira_status spira__nccl_halo_create(spira_context ctx, spira__nccl *c, spira_dt
 void spira__nccl_halo_destroy(spira_context ctx, spira__nccl_halo *h); /* NULL is fine */
 /* Post the exchange of x (device, local values) into ghost (device): the pack kernel on the
  * context's stream, then every receive and send in one NCCL group on the side stream,
- * which waits for the pack. Work enqueued on the context's stream after this overlaps the
- * transfer. finish makes the context's stream wait for the ghosts (an event, no host
- * wait): what it runs next may read them. */
+ * which waits for the pack; the group is enqueued at side_begin or finish, after what the
+ * caller enqueues in between (the diagonal block's multiply), which overlaps the transfer.
+ * finish makes the context's stream wait for the ghosts (an event, no host wait): what it
+ * runs next may read them. x and ghost must stay valid until side_begin or finish. */
 spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_halo *h, const void *x,
                                     void *ghost);
 spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_halo *h);

@@ -377,6 +377,7 @@ spira_status spira_dist_matrix_get_info(spira_dist_matrix A, spira_dist_matrix_i
     info->send_values = A->halo->send_off[A->halo->nsend];
     info->exchanges = L->exchanges;
     info->reductions = L->reductions;
+    info->sums_in_kernel = L->gpu ? spira__nccl_in_kernel(L->gpu) : 0;
     return SPIRA_OK;
 }
 

@@ -4,17 +4,19 @@
  * device's memory, and NCCL (never our own code) moving the data between the GPUs.
  *
  * The communicator is made once per layout, from the MPI one: rank 0 makes an id, MPI
- * carries it (layout.c), every rank joins with ncclCommInitRank. A sum over the ranks is
- * one ncclAllReduce, in place, on the context's stream: for a solver's fused reduction it
- * runs on the device partials the reduction kernel left (lib/cuda/reduce.cuh calls the
- * hook before reading them), so the one wait an iteration stays one wait.
+ * carries it (layout.c), every rank joins with ncclCommInitRank. A sum over the ranks of
+ * a solver's fused reduction runs on the device partials the reduction kernel left
+ * (lib/cuda/reduce.cuh calls the hook before reading them), so the one wait an iteration
+ * stays one wait: in a kernel by NCCL's device API where the ranks' GPUs reach each other
+ * (below; in CG's graph inside the sums kernel itself), else one ncclAllReduce in place.
  *
  * The halo exchange: a pack kernel gathers the x entries the other ranks read into one
  * send buffer (in send-list order) on the context's stream, unless every neighbor's list
  * is a run of consecutive rows (a row-block stencil's boundary planes: then each send
  * reads x itself, and the pack's launch is saved); an event hands it to the side stream,
  * where one NCCL group posts every receive (straight into the ghost vector) and every
- * send, and then comes the off-diagonal block's multiply of the ghosts (queued there
+ * send (enqueued once the caller has queued the diagonal block's multiply, at side_begin
+ * or finish), and then comes the off-diagonal block's multiply of the ghosts (queued there
  * by the caller between side_begin and side_end, the context's stream swapped for the
  * side one); an event on the side stream marks it all done. Meanwhile the context's stream
  * multiplies the diagonal block; finish makes it wait for that event before the
@@ -39,11 +41,23 @@
 #include "cuda/check.cuh"
 
 #include <nccl.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* NCCL's device API (2.28): sums over the ranks inside a kernel */
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+#include <nccl_device.h>
+#include "cg_sums.cuh"
+#define IN_KERNEL_SUMS 1
+#else
+#define IN_KERNEL_SUMS 0
+#endif
 
 #define PACK_THREADS 256
 /* host sums carried a batch at a time through the device buffer */
 #define HOST_SUMS 16
+/* the most values one sum inside a kernel adds (more go to ncclAllReduce) */
+#define KERNEL_SUMS 16
 
 static spira_status nccl_status(spira_context ctx, ncclResult_t r, const char *call,
                                 const char *file, int line)
@@ -61,6 +75,11 @@ struct spira__nccl {
     ncclComm_t comm;    /* NULL until made */
     cudaStream_t side;  /* the halo's transfers */
     double *dsum;       /* HOST_SUMS doubles: host sums pass through them */
+#if IN_KERNEL_SUMS
+    int in_kernel;      /* dev was made on every rank: device sums are made in kernels */
+    ncclDevComm dev;
+    ncclLLA2AHandle ll; /* its low-latency all-to-all buffer, one block's */
+#endif
 };
 
 extern "C" int spira__nccl_built(void)
@@ -88,6 +107,9 @@ extern "C" void spira__nccl_destroy(spira_context ctx, spira__nccl *c)
         cudaStreamSynchronize(c->side);
         cudaStreamDestroy(c->side);
     }
+#if IN_KERNEL_SUMS
+    if (c->in_kernel) ncclDevCommDestroy(c->comm, &c->dev);
+#endif
     if (c->comm) ncclCommDestroy(c->comm);
     spira__cuda_free(ctx, c->dsum);
     spira__free(c);
@@ -101,6 +123,87 @@ static spira_status side_stream_create(spira_context ctx, cudaStream_t *side)
     int least, greatest;
     SPIRA__TRY(CUDA_CHECK(ctx, cudaDeviceGetStreamPriorityRange(&least, &greatest)));
     return CUDA_CHECK(ctx, cudaStreamCreateWithPriority(side, cudaStreamNonBlocking, greatest));
+}
+
+/* ---- sums over the ranks inside a kernel (NCCL's device API) ----
+ *
+ * A sum of a few doubles by ncclAllReduce is a kernel of NCCL's between the caller's: in
+ * CG's graph, sums -> allreduce -> step -> update, two launches and their gaps, about 16
+ * us an iteration on two H200s (bench/results/2026-11-26-h200x2-session16). With NCCL's
+ * device API the kernel that made the partials sums them over the ranks itself: its last
+ * thread writes its values into every rank's low-latency buffer (a value and its epoch
+ * flag in one 16-byte store over NVLink, no fence), reads every rank's, and adds them in
+ * rank order, so every rank gets the same bits, for any number of ranks. It needs every
+ * rank's GPU load/store reachable from every other's (one NVLink or P2P domain); where the
+ * device communicator cannot be made, or SPIRA_NCCL_IN_KERNEL=0, ncclAllReduce does it. */
+#if IN_KERNEL_SUMS
+struct ll_sum {
+    ncclDevComm dev;
+    ncclLLA2AHandle ll;
+    /* v[0..k) (k <= KERNEL_SUMS) over the ranks, in place; one thread calls it */
+    __device__ void operator()(double *v, int k) const
+    {
+        const ncclTeam team = ncclTeamLsa(dev);
+        ncclLLA2ASession<ncclCoopThread> s(ncclCoopThread(), dev, team, ll, 0,
+                                           team.nRanks * KERNEL_SUMS);
+        for (int j = 0; j < k; j++) s.bcast(team.rank * k + j, v[j]);
+        for (int j = 0; j < k; j++) {
+            double t = s.recv<double>(j);
+            for (int q = 1; q < team.nRanks; q++) t += s.recv<double>(q * k + j);
+            v[j] = t;
+        }
+        s.endEpoch(ncclCoopThread());
+    }
+};
+
+__global__ void ll_sum_kernel(ll_sum sum, int k, double *d)
+{
+    sum(d, k);
+}
+#endif
+
+/* c->in_kernel on every rank or on none: each rank tries to make its device communicator
+ * (a collective), and the ranks agree by a min over them, since a rank that sums in its
+ * kernels waits there for the others' values. */
+static spira_status in_kernel_sums_create(spira_context ctx, spira__nccl *c, int nranks)
+{
+#if IN_KERNEL_SUMS
+    const char *env = getenv("SPIRA_NCCL_IN_KERNEL");
+    int made = 0;
+    if (!(env && strcmp(env, "0") == 0)) {
+        ncclDevResourceRequirements_t res;
+        ncclDevCommRequirements_t req;
+        memset(&res, 0, sizeof res);
+        memset(&req, 0, sizeof req);
+        if (ncclLLA2ACreateRequirement(1, ncclLLA2ACalcSlots(nranks * KERNEL_SUMS, sizeof(double)),
+                                       &c->ll, &res) == ncclSuccess) {
+            req.resourceRequirementsList = &res;
+            made = ncclDevCommCreate(c->comm, &req, &c->dev) == ncclSuccess;
+        }
+        c->in_kernel = made;
+        if (made && c->dev.lsaSize != nranks) made = 0; /* a rank beyond NVLink's reach */
+    }
+    double all = made;
+    SPIRA__TRY(spira__nccl_sum_host(ctx, c, 1, &all)); /* made counts the ranks that did */
+    if (all != nranks && c->in_kernel) {
+        ncclDevCommDestroy(c->comm, &c->dev);
+        c->in_kernel = 0;
+    }
+    return SPIRA_OK;
+#else
+    (void)ctx, (void)c, (void)nranks;
+    return SPIRA_OK;
+#endif
+}
+
+extern "C" int spira__nccl_in_kernel(const spira__nccl *c)
+{
+#if IN_KERNEL_SUMS
+    return c->in_kernel;
+#else
+    (void)c;
+    return 0;
+#endif
 }
 
 extern "C" spira_status spira__nccl_create(spira_context ctx, const void *id, int nranks, int rank,
@@ -117,6 +220,7 @@ extern "C" spira_status spira__nccl_create(spira_context ctx, const void *id, in
     if (s == SPIRA_OK) s = side_stream_create(ctx, &c->side);
     if (s == SPIRA_OK)
         s = spira__cuda_malloc(ctx, (void **)&c->dsum, HOST_SUMS * sizeof(double), "NCCL sums");
+    if (s == SPIRA_OK) s = in_kernel_sums_create(ctx, c, nranks);
     if (s != SPIRA_OK) {
         spira__nccl_destroy(ctx, c);
         return s;
@@ -128,7 +232,39 @@ extern "C" spira_status spira__nccl_create(spira_context ctx, const void *id, in
 extern "C" spira_status spira__nccl_sum_device(spira_context ctx, spira__nccl *c, int k, double *d)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+#if IN_KERNEL_SUMS
+    /* the same sum as CG's graph makes in its kernel, so the two paths keep the same bits */
+    if (c->in_kernel && k <= KERNEL_SUMS) {
+        const ll_sum sum = {c->dev, c->ll};
+        ll_sum_kernel<<<1, 1, 0, st>>>(sum, k, d);
+        SPIRA__LAUNCHED(ctx);
+        return SPIRA_OK;
+    }
+#endif
     return NCCL_CHECK(ctx, ncclAllReduce(d, d, (size_t)k, ncclDouble, ncclSum, c->comm, st));
+}
+
+extern "C" spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c, int32_t n,
+                                            spira_dtype t, const void *r, void *w, const void *z,
+                                            int with_dinv, const spira__row_add *add,
+                                            spira__cg_dev *g)
+{
+#if IN_KERNEL_SUMS
+    if (!c->in_kernel)
+#endif
+        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "CG's sums in a kernel: no device "
+                            "communicator (a bug: spira__nccl_in_kernel says so first)");
+#if IN_KERNEL_SUMS
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
+    const ll_sum sum = {c->dev, c->ll};
+    if (t == SPIRA_R64)
+        spira__cg_sums_launch<double, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
+    else
+        spira__cg_sums_launch<float, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+#endif
 }
 
 extern "C" spira_status spira__nccl_sum_host(spira_context ctx, spira__nccl *c, int k, double *v)
@@ -161,7 +297,11 @@ struct spira__nccl_halo {
      * planes): its sends go straight from x at send_first[i], no pack kernel */
     int32_t *send_first;              /* NULL: packed */
     cudaEvent_t packed, arrived;      /* NULL until made; arrived: ghosts and side work */
-    int posted;
+    int posted;                       /* started (finish not yet called) */
+    /* started but NCCL's group not yet enqueued: its x and ghosts (see halo_start) */
+    int pending;
+    const void *pending_x;
+    void *pending_ghost;
     void *saved;                      /* the context's stream, while side work is queued */
 };
 
@@ -236,23 +376,14 @@ pack_kernel(int32_t n, const int32_t *__restrict__ idx, const T *__restrict__ x,
         buf[k] = x[idx[k]];
 }
 
-extern "C" spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_halo *h,
-                                               const void *x, void *ghost)
+/* NCCL's group of a started exchange, on the side stream, if not enqueued yet. */
+static spira_status halo_post(spira_context ctx, spira__nccl_halo *h)
 {
-    if (h->nrecv == 0 && h->nsend == 0) return SPIRA_OK; /* no neighbor: nothing to order */
-    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx), side = h->c->side;
-    if (h->nsendv > 0 && !h->send_first) {
-        const unsigned g = spira__blocks(h->nsendv, PACK_THREADS);
-        if (h->type == ncclDouble)
-            pack_kernel<<<g, PACK_THREADS, 0, st>>>(h->nsendv, h->didx, (const double *)x,
-                                                    (double *)h->dbuf);
-        else
-            pack_kernel<<<g, PACK_THREADS, 0, st>>>(h->nsendv, h->didx, (const float *)x,
-                                                    (float *)h->dbuf);
-        SPIRA__LAUNCHED(ctx);
-    }
-    SPIRA__CUDA(ctx, cudaEventRecord(h->packed, st));
-    SPIRA__CUDA(ctx, cudaStreamWaitEvent(side, h->packed, 0));
+    if (!h->pending) return SPIRA_OK;
+    h->pending = 0;
+    const void *x = h->pending_x;
+    void *ghost = h->pending_ghost;
+    cudaStream_t side = h->c->side;
     /* one group: NCCL pairs each send with its peer's receive whatever the order, and the
      * group is ended even when a call in it failed */
     spira_status s = NCCL_CHECK(ctx, ncclGroupStart());
@@ -270,14 +401,39 @@ extern "C" spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_ha
     spira_status e = NCCL_CHECK(ctx, ncclGroupEnd());
     if (s == SPIRA_OK) s = e;
     if (s == SPIRA_OK) s = CUDA_CHECK(ctx, cudaEventRecord(h->arrived, side));
-    if (s == SPIRA_OK) h->posted = 1;
     return s;
+}
+
+extern "C" spira_status spira__nccl_halo_start(spira_context ctx, spira__nccl_halo *h,
+                                               const void *x, void *ghost)
+{
+    if (h->nrecv == 0 && h->nsend == 0) return SPIRA_OK; /* no neighbor: nothing to order */
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx), side = h->c->side;
+    if (h->nsendv > 0 && !h->send_first) {
+        const unsigned g = spira__blocks(h->nsendv, PACK_THREADS);
+        if (h->type == ncclDouble)
+            pack_kernel<<<g, PACK_THREADS, 0, st>>>(h->nsendv, h->didx, (const double *)x,
+                                                    (double *)h->dbuf);
+        else
+            pack_kernel<<<g, PACK_THREADS, 0, st>>>(h->nsendv, h->didx, (const float *)x,
+                                                    (float *)h->dbuf);
+        SPIRA__LAUNCHED(ctx);
+    }
+    SPIRA__CUDA(ctx, cudaEventRecord(h->packed, st));
+    SPIRA__CUDA(ctx, cudaStreamWaitEvent(side, h->packed, 0));
+    /* NCCL's group waits for the caller's next launch (the diagonal block's multiply,
+     * side_begin or finish): queued first, its kernel started first in CG's graph and the
+     * multiply some 5 us after the update before it, against about 4.5 us for both the
+     * other way round (two H200s: 0.1860 -> 0.1840 ms an iteration on 3-D Poisson 200^3) */
+    h->pending_x = x, h->pending_ghost = ghost, h->pending = 1, h->posted = 1;
+    return SPIRA_OK;
 }
 
 extern "C" spira_status spira__nccl_halo_finish(spira_context ctx, spira__nccl_halo *h)
 {
     if (!h->posted) return SPIRA_OK;
     h->posted = 0;
+    SPIRA__TRY(halo_post(ctx, h));
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     SPIRA__CUDA(ctx, cudaStreamWaitEvent(st, h->arrived, 0));
     return SPIRA_OK;
@@ -288,6 +444,7 @@ extern "C" spira_status spira__nccl_halo_side_begin(spira_context ctx, spira__nc
 {
     *on = 0;
     if (!h->posted) return SPIRA_OK;
+    SPIRA__TRY(halo_post(ctx, h));
     SPIRA__TRY(spira__cuda_stream_swap(ctx, h->c->side, &h->saved));
     *on = 1;
     return SPIRA_OK;

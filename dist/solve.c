@@ -40,6 +40,15 @@ static spira_status dsum(void *data, int k, double *dv)
     return spira__dist_sum_device(A->ctx, A->L, k, dv);
 }
 
+static spira_status cg_sums(void *data, int32_t n, spira_dtype t, const void *r, void *w,
+                            const void *z, int with_dinv, const spira__row_add *add,
+                            spira__cg_dev *g)
+{
+    spira_dist_matrix A = (spira_dist_matrix)data;
+    A->L->reductions++;
+    return spira__nccl_cg_sums(A->ctx, A->L->gpu, n, t, r, w, z, with_dinv, add, g);
+}
+
 static spira_status agree(void *data, spira_status s)
 {
     spira_dist_matrix A = (spira_dist_matrix)data;
@@ -50,6 +59,8 @@ spira__solve_comm spira__dist_comm(spira_dist_matrix A)
 {
     const spira__solve_comm c = {.op = op, .sum = sum, .dsum = A->L->gpu ? dsum : NULL,
                                  .op_defer = A->L->gpu ? op_defer : NULL,
+                                 .cg_sums = A->L->gpu && spira__nccl_in_kernel(A->L->gpu)
+                                                ? cg_sums : NULL,
                                  .agree = agree, .data = A, .exchanges = &A->L->exchanges,
                                  .reductions = &A->L->reductions, .global_rows = A->L->n,
                                  .first_row = A->L->first};

@@ -1,16 +1,17 @@
 /*
  * spmv.c - the distributed SpMV, y <- alpha A x + beta y, with the exchange overlapped:
  *
- *   post the halo exchange of x       (every rank's sends and receives in flight)
+ *   start the halo exchange of x      (every rank's sends and receives in flight)
  *   y <- alpha A_diag x + beta y      (the local columns: needs nothing from others)
  *   wait for the ghosts
  *   t <- alpha A_offdiag x_ghost      (the remote columns, compressed; only the rows that
  *   y[orow] <- y[orow] + t             have one, so it costs its entries, not all rows)
  *
- * On GPUs the product t is queued before the diagonal block, on the exchange's stream
- * behind the ghosts, so it runs beside the diagonal block rather than after it, and only
- * the add into y follows the wait; CG's graph leaves even that add to its sums kernel,
- * which reads y next (spira__dist_spmv_deferred, spira__row_add).
+ * On GPUs the product t is queued after the diagonal block, on the exchange's stream
+ * behind the ghosts (NCCL's transfers are enqueued there only then: nccl.cu), so it runs
+ * beside the diagonal block rather than after it, and only the add into y follows the
+ * wait; CG's graph leaves even that add to its sums kernel, which reads y next
+ * (spira__dist_spmv_deferred, spira__row_add).
  *
  * Bytes moved per multiply on a rank besides the two blocks' own: the sends packed
  * (send_values entries read and written), the off-diagonal rows' products (orows entries
@@ -70,8 +71,8 @@ spira_status spira__dist_spmv_deferred(spira_dist_matrix A, double alpha, spira_
     int early = 0;
     if (add) add->bits = NULL;
     SPIRA__TRY(spira__halo_start(A->ctx, A->halo, x->data, ghost));
-    spira_status s = offdiag_early(A, A->po, alpha, ghost, &early);
-    if (s == SPIRA_OK) s = spira__spmv_apply(A->pd, alpha, x->data, beta, y->data);
+    spira_status s = spira__spmv_apply(A->pd, alpha, x->data, beta, y->data);
+    if (s == SPIRA_OK) s = offdiag_early(A, A->po, alpha, ghost, &early);
     spira_status t = spira__halo_finish(A->ctx, A->halo);
     if (s == SPIRA_OK) s = t;
     if (s != SPIRA_OK || !A->po) return s;
@@ -109,9 +110,9 @@ spira_status spira_dist_spmv(double alpha, spira_dist_matrix A, spira_dist_vecto
     void *ghost = A->ghost_x ? A->ghost_x->data : NULL;
     int early = 0;
     spira_status h = spira__halo_start(A->ctx, A->halo, x->local->data, ghost);
-    if (s == SPIRA_OK && h == SPIRA_OK) s = offdiag_early(A, po, alpha, ghost, &early);
     if (s == SPIRA_OK && h == SPIRA_OK)
         s = spira__spmv_apply(pd, alpha, x->local->data, beta, y->local->data);
+    if (s == SPIRA_OK && h == SPIRA_OK) s = offdiag_early(A, po, alpha, ghost, &early);
     spira_status t = h == SPIRA_OK ? spira__halo_finish(A->ctx, A->halo) : h;
     MPI_Wait(&agree, MPI_STATUS_IGNORE);
     if (s == SPIRA_OK) s = t;

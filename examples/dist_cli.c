@@ -125,10 +125,13 @@ static void print_layout(spira_context ctx, spira_dist_matrix A)
     long long g[2] = {di.ghosts, di.send_values}, gmax[2];
     MPI_Reduce(g, gmax, 2, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank_ != 0) return;
+    const int gpu = spira_context_backend(ctx) == SPIRA_BACKEND_CUDA;
     printf("  ranks       %d (%s on rank 0: %s), rank 0 owns %d rows; per SpMV a rank "
-           "receives up to %lld and sends up to %lld x entries\n", di.ranks,
-           spira_context_backend(ctx) == SPIRA_BACKEND_CUDA ? "cuda" : "cpu",
-           spira_context_device_name(ctx), di.local_rows, gmax[0], gmax[1]);
+           "receives up to %lld and sends up to %lld x entries; sums over the ranks by %s\n",
+           di.ranks, gpu ? "cuda" : "cpu", spira_context_device_name(ctx), di.local_rows,
+           gmax[0], gmax[1],
+           !gpu ? "MPI_Allreduce" : di.sums_in_kernel ? "the kernels (NCCL's device API)"
+                                                      : "ncclAllReduce");
 }
 
 static int monitor(int it, double r, void *data)

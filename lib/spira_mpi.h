@@ -112,6 +112,10 @@ typedef struct {
     int32_t send_values;     /* x entries it sends per SpMV (with repeats to several ranks) */
     int64_t exchanges;       /* halo exchanges made (one per distributed SpMV) */
     int64_t reductions;      /* allreduces made by solves and BLAS-1 with this matrix's vectors */
+    int sums_in_kernel;      /* GPUs: 1 when a solver's sums over the ranks are made inside its
+                              * kernels (NCCL's device API: every rank's GPU reaches the others'
+                              * memory, NCCL 2.28 or later, SPIRA_NCCL_IN_KERNEL not 0); 0 when
+                              * by ncclAllReduce, and on CPUs (MPI_Allreduce) */
 } spira_dist_matrix_info;
 
 SPIRA_API spira_status spira_dist_matrix_get_info(spira_dist_matrix A, spira_dist_matrix_info *info);

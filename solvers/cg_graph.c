@@ -27,7 +27,9 @@
  * pack on the context's stream, NCCL's send and receive and the off-diagonal block's
  * multiply on the halo's stream, forked and joined by events) and the sums' allreduce are
  * NCCL calls, which NCCL records into the graph; the scalar step follows the allreduce in
- * a kernel of its own. The host reads the scalars once a batch, and the graph takes most
+ * a kernel of its own, or, where the ranks sum inside kernels (comm->cg_sums, NCCL's device
+ * API), the sums kernel sums over the ranks and steps as in one process. The host reads
+ * the scalars once a batch, and the graph takes most
  * of the launches' gaps out of the iteration (two H100s, 3-D Poisson 200^3: 0.2579 ->
  * 0.2532 ms an iteration). Where the capture fails on a rank, that rank launches the same calls one by one (the same NCCL
  * operations in the same order, so its peers' graphs still find their partners).
@@ -102,7 +104,9 @@ static spira_status device_iteration(spira__solve_env *e, cg_graph *g)
     spira_status s = c && c->op_defer ? c->op_defer(c->data, 1.0, v.z, 0.0, v.w, &add)
                                       : spira__op(e, 1.0, v.z, 0.0, v.w);
     spira__spmv_count(e->plan, -1);
-    if (s == SPIRA_OK)
+    if (s == SPIRA_OK && c && c->cg_sums)
+        s = c->cg_sums(c->data, n, t, v.r->data, v.w->data, v.z->data, v.u != NULL, &add, g->dev);
+    else if (s == SPIRA_OK)
         s = spira__cuda_cg_graph_sums(ctx, n, t, v.r->data, v.w->data, v.z->data, v.u != NULL,
                                       &add, c ? c->dsum : NULL, c ? c->data : NULL, g->dev);
     if (s == SPIRA_OK)

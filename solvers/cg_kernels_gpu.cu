@@ -1,13 +1,13 @@
 /*
  * cg_kernels_gpu.cu - CG's fused update on the device (solver_kernels.h): four vector
- * updates in one pass; and the two kernels of CG's CUDA graph (cg_graph.c) beside the SpMV:
- * the sums with the iteration's scalar work, and the update reading its scalars from device
- * memory. Both paths share the update's and the sums' expressions, so they round alike.
+ * updates in one pass; and the kernels of CG's CUDA graph (cg_graph.c) beside the SpMV:
+ * the sums with the iteration's scalar work (cg_sums.cuh), and the update reading its
+ * scalars from device memory. Both paths share the update's and the sums' expressions, so
+ * they round alike.
  */
-#include "cg_step.h"
+#include "cg_sums.cuh"
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
-#include "cuda/reduce.cuh"
 
 #define THREADS 256
 
@@ -63,73 +63,11 @@ extern "C" spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spir
     return SPIRA_OK;
 }
 
-/* ---- the graph's kernels ---------------------------------------------------------- */
-
-/* A distributed SpMV's deferred add (spira__row_add) into w at row i, made by the thread
- * that then reads w[i] for the sums: the word of the bitmap is the same for a warp's 32
- * rows, so the bitmap costs a broadcast load a warp. */
-template <typename T> struct row_add_at {
-    const uint32_t *bits;
-    const int32_t *base;
-    const T *t;
-    T *w;
-    int lo, hi;
-    __device__ __forceinline__ void operator()(int i) const
-    {
-        if (i < lo || i >= hi) return;
-        const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
-        if (word & bit) w[i] += t[base[i >> 5] + __popc(word & (bit - 1))];
-    }
-};
-
-/* The sums of cg.c (spira__dots's reduction) into sc->out, then in the last block the
- * iteration's scalar work (cg_step.h), unless STEP is false (a distributed solve: the sums
- * go over the ranks first, and cg_graph_step_kernel steps). pre: nothing, or row_add_at. */
-template <typename T, int K, bool STEP, typename Pre>
-__global__ void __launch_bounds__(SPIRA__REDUCE_THREADS)
-cg_graph_sums_kernel(int n, spira__dot_pairs<T> a, spira__reduce_scratch *sc, spira__cg_dev *g,
-                     Pre pre)
-{
-    if (g->stop) return; /* every block: the counter in sc stays at 0 */
-    double sum[K];
-    spira__dot_partials<T, K>(n, a, sum, pre);
-    if (spira__grid_sums(sum, sc) && STEP && threadIdx.x == 0) spira__cg_step(g, sc->out, K == 3);
-}
+/* ---- the graph's kernels (the sums' in cg_sums.cuh) ---------------------------------- */
 
 __global__ void cg_graph_step_kernel(const spira__reduce_scratch *sc, spira__cg_dev *g, int precond)
 {
     if (!g->stop) spira__cg_step(g, sc->out, precond);
-}
-
-template <typename T, bool STEP, typename Pre>
-static void launch_sums(int n, cudaStream_t st, const void *r, const void *w, const void *z,
-                        int with_dinv, spira__reduce_scratch *sc, spira__cg_dev *g, Pre pre)
-{
-    /* spira__dots's pairs in cg.c: (r, r), (w, z), (r, z) */
-    spira__dot_pairs<T> a = {};
-    a.x[0] = (const T *)r, a.y[0] = (const T *)r;
-    a.x[1] = (const T *)w, a.y[1] = (const T *)z;
-    a.x[2] = (const T *)r, a.y[2] = (const T *)z;
-    const unsigned b = spira__reduce_blocks(n);
-    if (with_dinv)
-        cg_graph_sums_kernel<T, 3, STEP><<<b, SPIRA__REDUCE_THREADS, 0, st>>>(n, a, sc, g, pre);
-    else
-        cg_graph_sums_kernel<T, 2, STEP><<<b, SPIRA__REDUCE_THREADS, 0, st>>>(n, a, sc, g, pre);
-}
-
-/* The distributed sums (STEP false), with add made on the way where there is one. */
-template <typename T>
-static void launch_rank_sums(int n, cudaStream_t st, const void *r, void *w, const void *z,
-                             int with_dinv, const spira__row_add *add, spira__reduce_scratch *sc,
-                             spira__cg_dev *g)
-{
-    if (add && add->bits) {
-        const row_add_at<T> pre = {add->bits, add->base, (const T *)add->t, (T *)w, add->lo,
-                                   add->hi};
-        launch_sums<T, false>(n, st, r, w, z, with_dinv, sc, g, pre);
-    } else {
-        launch_sums<T, false>(n, st, r, w, z, with_dinv, sc, g, spira__no_pre());
-    }
 }
 
 extern "C" spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
@@ -140,20 +78,20 @@ extern "C" spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, 
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
+    const spira__one_rank one = {};
     if (!ranks_sum) { /* one process */
         if (add && add->bits)
             return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "CG's sums: a deferred add without "
                                 "a distributed sum (a bug)");
-        const spira__no_pre none = {};
-        if (t == SPIRA_R64) launch_sums<double, true>(n, st, r, w, z, with_dinv, sc, g, none);
-        else launch_sums<float, true>(n, st, r, w, z, with_dinv, sc, g, none);
+        if (t == SPIRA_R64) spira__cg_sums_launch<double, true>(n, st, r, w, z, with_dinv, NULL, sc, g, one);
+        else spira__cg_sums_launch<float, true>(n, st, r, w, z, with_dinv, NULL, sc, g, one);
         SPIRA__LAUNCHED(ctx);
         return SPIRA_OK;
     }
-    if (n == 0) /* a rank that owns no rows adds nothing */
-        SPIRA__CUDA(ctx, cudaMemsetAsync(sc->out, 0, SPIRA__DOTS_MAX * sizeof(double), st));
-    else if (t == SPIRA_R64) launch_rank_sums<double>(n, st, r, w, z, with_dinv, add, sc, g);
-    else launch_rank_sums<float>(n, st, r, w, z, with_dinv, add, sc, g);
+    /* a distributed solve whose sum over the ranks is a call between kernels: sums, the
+     * sum, then the step in a kernel of its own */
+    if (t == SPIRA_R64) spira__cg_sums_launch<double, false>(n, st, r, w, z, with_dinv, add, sc, g, one);
+    else spira__cg_sums_launch<float, false>(n, st, r, w, z, with_dinv, add, sc, g, one);
     SPIRA__LAUNCHED(ctx);
     /* a rank that has stopped sums stale values with the others, which have stopped too:
      * the step kernel leaves them unread */

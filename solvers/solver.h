@@ -37,6 +37,12 @@ typedef struct {
      * in its sums, one launch fewer an iteration. */
     spira_status (*op_defer)(void *data, double alpha, spira_vector x, double beta,
                              spira_vector y, spira__row_add *add);
+    /* Optional (GPUs whose ranks sum inside kernels): CG's graph sums
+     * (spira__cuda_cg_graph_sums' arguments) with the sum over the ranks and the step in
+     * the one kernel; NULL: dsum between kernels. */
+    spira_status (*cg_sums)(void *data, int32_t n, spira_dtype t, const void *r, void *w,
+                            const void *z, int with_dinv, const spira__row_add *add,
+                            spira__cg_dev *g);
     spira_status (*agree)(void *data, spira_status s);
     void *data;
     /* Optional: the counts of halo exchanges and sums over the ranks made (the layout's, in
