@@ -166,6 +166,15 @@ spira_status spira__dist_vectors_match(spira_dist_matrix A, spira_dist_vector x,
 spira_status spira__dist_route_build(spira_context ctx, spira__dist_layout *L, int64_t count,
                                      const int64_t *rc, const double *val, spira_dtype dtype,
                                      int symmetric, const char *what, spira_dist_matrix *A);
+/* This rank's rows from the n entries that arrived: (global row, global column) pairs in
+ * (2 an entry, every row this rank's) and values inval (NULL: none, typed untouched): row
+ * pointers rp[0..m], then the columns ci and the values typed (dtype) of each row in
+ * arrival order. fill is m + 1 ints of scratch. In parallel (OpenMP) and the same for any
+ * number of threads: each thread counts, then places, the entries of its own range of
+ * rows, scanning them all in order. */
+void spira__dist_rows_place(const spira__dist_layout *L, int64_t n, const int64_t *in,
+                            const double *inval, spira_dtype dtype, int64_t *rp, int64_t *ci,
+                            void *typed, int32_t *fill);
 
 /* ---- the operator (spmv.c) ----------------------------------------------------------- */
 

@@ -79,8 +79,12 @@ spira_status spira_dist_matrix_rmat(spira_context ctx, MPI_Comm comm, int scale,
     /* this rank's share of the edges, made here and routed to the owners of their rows */
     int64_t *made = NULL;
     s = spira__alloc(ctx, (void **)&made, (size_t)ne + 1, 2 * sizeof *made, "edges");
-    for (int64_t k = 0; s == SPIRA_OK && k < ne; k++)
-        spira__rmat_edge(scale, seed, e0 + k, &made[2 * k], &made[2 * k + 1]);
+    /* each edge drawn from its own number: the threads' shares make the same edges */
+    if (s == SPIRA_OK) {
+#pragma omp parallel for schedule(static)
+        for (int64_t k = 0; k < ne; k++)
+            spira__rmat_edge(scale, seed, e0 + k, &made[2 * k], &made[2 * k + 1]);
+    }
     s = spira__dist_agree(ctx, L->comm, s);
     if (s == SPIRA_OK) s = spira__dist_route_build(ctx, L, ne, made, NULL, dtype, 0, "edges", A);
     spira__free(made);

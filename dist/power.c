@@ -153,17 +153,7 @@ static spira_status transition_build(spira_dist_matrix G)
     }
     /* phase 3: this rank's rows of P^T (canonicalized by the build), and d */
     if (s == SPIRA_OK) {
-        memset(fill, 0, ((size_t)m + 1) * sizeof *fill);
-        for (int64_t q = 0; q < nrecv; q++) fill[ridx[2 * q] - L->first]++;
-        rp[0] = 0;
-        for (int32_t i = 0; i < m; i++) rp[i + 1] = rp[i] + fill[i];
-        for (int32_t i = 0; i < m; i++) fill[i] = 0;
-        for (int64_t q = 0; q < nrecv; q++) {
-            const int32_t i = (int32_t)(ridx[2 * q] - L->first);
-            const int64_t k = rp[i] + fill[i]++;
-            ci[k] = ridx[2 * q + 1];
-            spira__set(typed, G->dtype, k, rval[q]);
-        }
+        spira__dist_rows_place(L, nrecv, ridx, rval, G->dtype, rp, ci, typed, fill);
         for (int32_t i = 0; i < m; i++) inv[i] = inv[i] == 0 ? 1.0 : 0.0; /* now d */
         s = spira_vector_create(ctx, m, G->dtype, &G->dangling);
         if (s == SPIRA_OK) s = spira_vector_set_f64(G->dangling, inv);

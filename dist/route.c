@@ -6,6 +6,21 @@
 #include "dist.h"
 
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The first row i of rp[0..m] with rp[i] >= at (m if none). */
+static int32_t first_row_at(const int64_t *rp, int32_t m, int64_t at)
+{
+    int32_t lo = 0, hi = m;
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (rp[mid] < at) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
 
 /* The entries in destination order (sorted by owner, stable), with cnt[r] entries for rank
  * r from at[r]. */
@@ -23,6 +38,51 @@ static void by_owner(const spira__dist_layout *L, int64_t count, const int64_t *
         const int64_t q = next[spira__dist_owner(L, rc[2 * k])]++;
         rc_out[2 * q] = rc[2 * k], rc_out[2 * q + 1] = rc[2 * k + 1];
         if (val) val_out[q] = val[k];
+    }
+}
+
+void spira__dist_rows_place(const spira__dist_layout *L, int64_t n, const int64_t *in,
+                            const double *inval, spira_dtype dtype, int64_t *rp, int64_t *ci,
+                            void *typed, int32_t *fill)
+{
+    const int32_t m = L->local;
+    const int64_t first = L->first;
+    memset(fill, 0, ((size_t)m + 1) * sizeof *fill);
+    /* every thread scans all the entries and takes those of its own rows: no atomics, whose
+     * locked adds at random rows cost one thread a quarter more time than plain ones */
+#pragma omp parallel
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num(), nt = omp_get_num_threads();
+#endif
+        const int32_t r0 = (int32_t)((int64_t)m * t / nt), r1 = (int32_t)((int64_t)m * (t + 1) / nt);
+        for (int64_t k = 0; r0 < r1 && k < n; k++) {
+            const int64_t i = in[2 * k] - first;
+            if (i >= r0 && i < r1) fill[i]++;
+        }
+    }
+    rp[0] = 0;
+    for (int32_t i = 0; i < m; i++) rp[i + 1] = rp[i] + fill[i], fill[i] = 0;
+    /* now a thread's rows: a share of the entries, cut at row boundaries (a row whose
+     * entries straddle a cut goes to the thread where it starts) */
+#pragma omp parallel
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num(), nt = omp_get_num_threads();
+#endif
+        const int64_t want0 = n / nt * t + n % nt * t / nt;
+        const int64_t want1 = n / nt * (t + 1) + n % nt * (t + 1) / nt;
+        const int32_t r0 = t == 0 ? 0 : first_row_at(rp, m, want0);
+        const int32_t r1 = t == nt - 1 ? m : first_row_at(rp, m, want1);
+        for (int64_t k = 0; r0 < r1 && k < n; k++) {
+            const int32_t i = (int32_t)(in[2 * k] - first);
+            if (i < r0 || i >= r1) continue;
+            const int64_t q = rp[i] + fill[i]++;
+            ci[q] = in[2 * k + 1];
+            if (inval) spira__set(typed, dtype, q, inval[k]);
+        }
     }
 }
 
@@ -74,18 +134,8 @@ spira_status spira__dist_route_build(spira_context ctx, spira__dist_layout *L, i
             MPI_SUCCESS)
             s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoallv of the %s failed", what);
     }
-    if (s == SPIRA_OK) { /* this rank's rows, in arrival order within each (the build sorts) */
-        memset(fill, 0, ((size_t)m + 1) * sizeof *fill);
-        for (int64_t k = 0; k < nin; k++) fill[in[2 * k] - L->first]++;
-        rp[0] = 0;
-        for (int32_t i = 0; i < m; i++) rp[i + 1] = rp[i] + fill[i], fill[i] = 0;
-        for (int64_t k = 0; k < nin; k++) {
-            const int32_t i = (int32_t)(in[2 * k] - L->first);
-            const int64_t q = rp[i] + fill[i]++;
-            ci[q] = in[2 * k + 1];
-            if (val) spira__set(typed, dtype, q, inval[k]);
-        }
-    }
+    /* this rank's rows, in arrival order within each (the build sorts) */
+    if (s == SPIRA_OK) spira__dist_rows_place(L, nin, in, val ? inval : NULL, dtype, rp, ci, typed, fill);
     spira__free(cnt);
     spira__free(srt);
     spira__free(sval);
