@@ -32,8 +32,9 @@ size_t spira__nccl_id_bytes(void);
 /* Rank 0: a fresh unique id into id (spira__nccl_id_bytes bytes). */
 spira_status spira__nccl_unique_id(spira_context ctx, void *id);
 /* The communicator of rank `rank` of nranks from the id every rank got (collective over
- * those ranks: ncclCommInitRank blocks until all have joined), with its side stream and
- * the device buffer of the host sums, on ctx's device. */
+ * those ranks: ncclCommInitRank blocks until all have joined), with its side stream, the
+ * device buffer of the host sums and, where every rank can make one, its device
+ * communicator (spira__nccl_in_kernel), on ctx's device. */
 spira_status spira__nccl_create(spira_context ctx, const void *id, int nranks, int rank,
                                 spira__nccl **out);
 /* Waits for its work, then frees it; NULL is fine. Every rank destroys its own in the same

@@ -250,21 +250,22 @@ extern "C" spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c, i
                                             spira__cg_dev *g)
 {
 #if IN_KERNEL_SUMS
-    if (!c->in_kernel)
+    if (c->in_kernel) {
+        cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+        spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
+        const ll_sum sum = {c->dev, c->ll};
+        if (t == SPIRA_R64)
+            spira__cg_sums_launch<double, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
+        else
+            spira__cg_sums_launch<float, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
+        SPIRA__LAUNCHED(ctx);
+        return SPIRA_OK;
+    }
+#else
+    (void)c, (void)n, (void)t, (void)r, (void)w, (void)z, (void)with_dinv, (void)add, (void)g;
 #endif
-        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "CG's sums in a kernel: no device "
-                            "communicator (a bug: spira__nccl_in_kernel says so first)");
-#if IN_KERNEL_SUMS
-    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
-    const ll_sum sum = {c->dev, c->ll};
-    if (t == SPIRA_R64)
-        spira__cg_sums_launch<double, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
-    else
-        spira__cg_sums_launch<float, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
-    SPIRA__LAUNCHED(ctx);
-    return SPIRA_OK;
-#endif
+    return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "CG's sums in a kernel: no device "
+                        "communicator (a bug: spira__nccl_in_kernel says so first)");
 }
 
 extern "C" spira_status spira__nccl_sum_host(spira_context ctx, spira__nccl *c, int k, double *v)

@@ -29,9 +29,9 @@
  * NCCL calls, which NCCL records into the graph; the scalar step follows the allreduce in
  * a kernel of its own, or, where the ranks sum inside kernels (comm->cg_sums, NCCL's device
  * API), the sums kernel sums over the ranks and steps as in one process. The host reads
- * the scalars once a batch, and the graph takes most
- * of the launches' gaps out of the iteration (two H100s, 3-D Poisson 200^3: 0.2579 ->
- * 0.2532 ms an iteration). Where the capture fails on a rank, that rank launches the same calls one by one (the same NCCL
+ * the scalars once a batch, and the graph takes most of the launches' gaps out of the
+ * iteration (two H100s, 3-D Poisson 200^3: 0.2579 -> 0.2532 ms an iteration). Where the
+ * capture fails on a rank, that rank launches the same calls one by one (the same NCCL
  * operations in the same order, so its peers' graphs still find their partners).
  *
  * Where neither is made, cg.c iterates as before: on the CPU backend (unless asked,
