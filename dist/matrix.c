@@ -27,7 +27,8 @@ static spira_status number_ghosts(spira_context ctx, const int64_t *col, int64_t
     int64_t *count = NULL;
     const size_t radix = (size_t)1 << GHOST_DIGIT;
     spira_status s = spira__alloc(ctx, (void **)&key, (size_t)no, 2 * sizeof *key, "ghost sort");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&pos, (size_t)no, 2 * sizeof *pos, "ghost sort");
+    if (s == SPIRA_OK)
+        s = spira__alloc(ctx, (void **)&pos, (size_t)no, 2 * sizeof *pos, "ghost sort");
     if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&count, radix, sizeof *count, "ghost sort");
     if (s != SPIRA_OK) goto done;
     key2 = key + no, pos2 = pos + no;

@@ -56,7 +56,8 @@ void spira__dist_rows_place(const spira__dist_layout *L, int64_t n, const int64_
 #ifdef _OPENMP
         t = omp_get_thread_num(), nt = omp_get_num_threads();
 #endif
-        const int32_t r0 = (int32_t)((int64_t)m * t / nt), r1 = (int32_t)((int64_t)m * (t + 1) / nt);
+        const int32_t r0 = (int32_t)((int64_t)m * t / nt);
+        const int32_t r1 = (int32_t)((int64_t)m * (t + 1) / nt);
         for (int64_t k = 0; r0 < r1 && k < n; k++) {
             const int64_t i = in[2 * k] - first;
             if (i >= r0 && i < r1) fill[i]++;
@@ -135,7 +136,8 @@ spira_status spira__dist_route_build(spira_context ctx, spira__dist_layout *L, i
             s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoallv of the %s failed", what);
     }
     /* this rank's rows, in arrival order within each (the build sorts) */
-    if (s == SPIRA_OK) spira__dist_rows_place(L, nin, in, val ? inval : NULL, dtype, rp, ci, typed, fill);
+    if (s == SPIRA_OK)
+        spira__dist_rows_place(L, nin, in, val ? inval : NULL, dtype, rp, ci, typed, fill);
     spira__free(cnt);
     spira__free(srt);
     spira__free(sval);

@@ -506,7 +506,12 @@ static void check_solve(const solve_case *c, layout_kind k)
     ck_all(abs(di.iterations - ri.iterations) <= margin, "%s: %d iterations, one process %d",
            label, di.iterations, ri.iterations);
     /* x to the tolerance (both are within rtol of the solution in the residual; the
-     * matrices here are conditioned well enough for 1e3 rtol in x), and its own residual */
+     * matrices here are conditioned well enough for 1e3 rtol in x when both solves take
+     * the same path), and its own residual. Block Jacobi ILU on more than one rank is
+     * another preconditioner, whose x is another approximation: its residual decides (with
+     * seed 1795705699, BiCGSTAB in float on the remote-rows matrix met 1e-4 in 7 iterations
+     * on 2 ranks and 3 in one process, true residuals 2.2e-5 and 7.6e-5, and their x
+     * differed by a third) */
     double dx_max = 0, x_max = 0, rn = 0, bn = 0;
     for (int64_t i = 0; i < n; i++) {
         dx_max = fmax(dx_max, fabs(xd[i] - xr[i]));
@@ -517,7 +522,8 @@ static void check_solve(const solve_case *c, layout_kind k)
     spira__csr_spmv_f64(&G->csr, -1.0, xd, 1.0, r);
     for (int64_t i = 0; i < n; i++) rn += r[i] * r[i];
     const double xtol = 1e3 * c->rtol;
-    ck_all(dx_max <= xtol * x_max, "%s: |x - x_1| = %.3e, |x_1| = %.3e", label, dx_max, x_max);
+    ck_all(block || dx_max <= xtol * x_max, "%s: |x - x_1| = %.3e, |x_1| = %.3e", label, dx_max,
+           x_max);
     /* (the solver's b - A x is computed in its precision: at 1e-10 on 1138_bus it and this
      * one in double differ by up to 0.6%; in float the one that met rtol is off by more) */
     const double rel = sqrt(rn / bn);
