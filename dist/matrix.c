@@ -22,16 +22,17 @@ static spira_status number_ghosts(spira_context ctx, const int64_t *col, int64_t
 {
     *ng = 0;
     if (no == 0) return SPIRA_OK;
-    int64_t *key = NULL, *key2 = NULL;
-    int32_t *pos = NULL, *pos2 = NULL;
-    int64_t *count = NULL;
+    /* each pass reads one half of keys (pos) and writes the other */
+    int64_t *keys = NULL, *count = NULL;
+    int32_t *poss = NULL;
     const size_t radix = (size_t)1 << GHOST_DIGIT;
-    spira_status s = spira__alloc(ctx, (void **)&key, (size_t)no, 2 * sizeof *key, "ghost sort");
+    spira_status s = spira__alloc(ctx, (void **)&keys, (size_t)no, 2 * sizeof *keys, "ghost sort");
     if (s == SPIRA_OK)
-        s = spira__alloc(ctx, (void **)&pos, (size_t)no, 2 * sizeof *pos, "ghost sort");
+        s = spira__alloc(ctx, (void **)&poss, (size_t)no, 2 * sizeof *poss, "ghost sort");
     if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&count, radix, sizeof *count, "ghost sort");
     if (s != SPIRA_OK) goto done;
-    key2 = key + no, pos2 = pos + no;
+    int64_t *key = keys, *key2 = keys + no;
+    int32_t *pos = poss, *pos2 = poss + no;
     memcpy(key, col, (size_t)no * sizeof *key);
     for (int64_t k = 0; k < no; k++) pos[k] = (int32_t)k;
     int bits = 1;
@@ -62,9 +63,8 @@ static spira_status number_ghosts(spira_context ctx, const int64_t *col, int64_t
     }
     *ng = g + 1;
 done:
-    /* the allocations' starts: the halves may have swapped */
-    spira__free(key < key2 ? key : key2);
-    spira__free(pos < pos2 ? pos : pos2);
+    spira__free(keys);
+    spira__free(poss);
     spira__free(count);
     return s;
 }

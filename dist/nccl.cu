@@ -163,13 +163,13 @@ __global__ void ll_sum_kernel(ll_sum sum, int k, double *d)
 #endif
 
 /* c->in_kernel on every rank or on none: each rank tries to make its device communicator
- * (a collective), and the ranks agree by a min over them, since a rank that sums in its
+ * (a collective), and the ranks count those that can, since a rank that sums in its
  * kernels waits there for the others' values. */
 static spira_status in_kernel_sums_create(spira_context ctx, spira__nccl *c, int nranks)
 {
 #if IN_KERNEL_SUMS
     const char *env = getenv("SPIRA_NCCL_IN_KERNEL");
-    int made = 0;
+    int made = 0; /* c->dev exists and must be destroyed unless kept */
     if (!(env && strcmp(env, "0") == 0)) {
         ncclDevResourceRequirements_t res;
         ncclDevCommRequirements_t req;
@@ -180,16 +180,13 @@ static spira_status in_kernel_sums_create(spira_context ctx, spira__nccl *c, int
             req.resourceRequirementsList = &res;
             made = ncclDevCommCreate(c->comm, &req, &c->dev) == ncclSuccess;
         }
-        c->in_kernel = made;
-        if (made && c->dev.lsaSize != nranks) made = 0; /* a rank beyond NVLink's reach */
     }
-    double all = made;
-    SPIRA__TRY(spira__nccl_sum_host(ctx, c, 1, &all)); /* made counts the ranks that did */
-    if (all != nranks && c->in_kernel) {
-        ncclDevCommDestroy(c->comm, &c->dev);
-        c->in_kernel = 0;
-    }
-    return SPIRA_OK;
+    /* the ranks whose every peer is within load/store reach (NVLink or P2P) */
+    double all = made && c->dev.lsaSize == nranks;
+    spira_status s = spira__nccl_sum_host(ctx, c, 1, &all);
+    c->in_kernel = s == SPIRA_OK && all == nranks;
+    if (made && !c->in_kernel) ncclDevCommDestroy(c->comm, &c->dev);
+    return s;
 #else
     (void)ctx, (void)c, (void)nranks;
     return SPIRA_OK;

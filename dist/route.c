@@ -137,7 +137,7 @@ spira_status spira__dist_route_build(spira_context ctx, spira__dist_layout *L, i
     }
     /* this rank's rows, in arrival order within each (the build sorts) */
     if (s == SPIRA_OK)
-        spira__dist_rows_place(L, nin, in, val ? inval : NULL, dtype, rp, ci, typed, fill);
+        spira__dist_rows_place(L, nin, in, inval, dtype, rp, ci, typed, fill);
     spira__free(cnt);
     spira__free(srt);
     spira__free(sval);
