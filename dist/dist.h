@@ -73,6 +73,8 @@ typedef struct {
     int *recv_rank, *send_rank;
     int32_t *recv_off, *send_off; /* nrecv + 1, nsend + 1 */
     int32_t *send_idx;            /* send_off[nsend] local indices */
+    int32_t *send_at;             /* nsend, on GPUs: where send_rank[i]'s ghosts from this
+                                     rank start among its ghosts (else zeros) */
     void *send_buf;               /* send_off[nsend] values of dtype */
     MPI_Request *req;             /* nrecv + nsend */
     int posted;                   /* an exchange is in flight */
@@ -122,6 +124,10 @@ struct spira_dist_matrix_s {
     int32_t nghost;
     spira__halo *halo;
     spira_vector ghost_x;   /* the received ghosts, nghost values (NULL when none) */
+    /* on GPUs whose ranks sum inside kernels, the halo CG's graph writes in its kernels
+     * (dist_gpu.h), made at the matrix's first CG solve (kernel_halo.c); NULL otherwise */
+    spira__nccl_kernel_halo *kh;
+    int kh_tried;
     /* the blocks' SpMV plans a solve multiplies with, set by spira__dist_prepare */
     spira__spmv_plan *pd, *po;
     /* PageRank's transition (pagerank.c), built on its first call: P^T over the same rows,
@@ -195,6 +201,18 @@ spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vec
  * left, y is whole). */
 spira_status spira__dist_spmv_deferred(spira_dist_matrix A, double alpha, spira_vector x,
                                        double beta, spira_vector y, spira__row_add *add);
+
+/* ---- the halo CG's graph writes in its kernels (kernel_halo.c) ---------------------- */
+
+/* A->kh made, once, where the layout's ranks sum inside kernels (and SPIRA_NCCL_KERNEL_HALO
+ * is not 0). Collective; where it cannot be made on every rank A keeps the NCCL exchange,
+ * and the reason is left in the context's message, not returned. */
+spira_status spira__dist_kernel_halo(spira_dist_matrix A);
+
+/* CG's graph with A->kh: y <- A_diag x + beta y (alpha 1), no exchange: the ghosts were
+ * stored by the kernels, and the sums add the off-diagonal rows. */
+spira_status spira__dist_spmv_diag(spira_dist_matrix A, double alpha, spira_vector x,
+                                   double beta, spira_vector y);
 
 /* ---- solvers (solve.c) ---------------------------------------------------------------- */
 

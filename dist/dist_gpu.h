@@ -53,12 +53,66 @@ spira_status spira__nccl_sum_host(spira_context ctx, spira__nccl *c, int k, doub
  * every rank or on none): spira__nccl_sum_device is then a kernel of the context's (for
  * up to 16 values) rather than an ncclAllReduce, and CG's graph may take nccl_cg_sums. */
 int spira__nccl_in_kernel(const spira__nccl *c);
+
+/* ---- CG's graph across the GPUs (dist/nccl_cg.cu) ---- */
+
+/* The halo written by the kernels: where the ranks sum inside kernels, CG's graph
+ * exchanges no halo between its kernels either. Each rank's update kernel stores the new
+ * values of the rows other ranks read straight into their ghosts (a window of NCCL's
+ * symmetric memory on every rank) and then raises a flag in each reader's window; each
+ * rank's sums kernel, where it reaches a row with remote columns, waits for its writers'
+ * flags and adds that row's off-diagonal product from its ghosts. The diagonal block's
+ * multiply runs alone on the context's stream: no second stream, no NCCL kernel beside it. */
+typedef struct spira__nccl_kernel_halo spira__nccl_kernel_halo;
+
+/* What it is made from (host arrays, copied): */
+typedef struct {
+    spira_dtype dtype;
+    int32_t local;            /* the rank's rows */
+    int32_t ghosts_max;       /* the most ghosts of any rank: every window holds as many */
+    /* the rows others read: nsrow distinct local rows srow, ascending, and as spira__row_add's
+     * bitmap (sbits, sbase: (local + 31) / 32 words each); row j's values go to rank
+     * dpeer[k], ghost doff[k] there, for k in [dptr[j], dptr[j + 1]) */
+    int32_t nsrow;
+    const int32_t *srow, *sbase, *dptr, *dpeer, *doff;
+    const uint32_t *sbits;
+    int nsend, nrecv;         /* the ranks written to and read from */
+    const int *send_rank, *recv_rank;
+    /* the off-diagonal block (compressed rows, columns its ghosts: CSR) and its rows as a
+     * bitmap already on the device (spira_dist_matrix's dbits, dbase: borrowed) */
+    int32_t orows;
+    const int32_t *orp, *ocol;
+    const void *oval;
+    const uint32_t *dbits;
+    const int32_t *dbase;
+    int32_t olo, ohi;         /* its first row and one past its last */
+} spira__kernel_halo_desc;
+
+/* Collective over c's ranks (NCCL's window registration): every rank calls it, each with
+ * its own description, and every rank destroys its own in the same order. */
+spira_status spira__nccl_kernel_halo_create(spira_context ctx, spira__nccl *c,
+                                            const spira__kernel_halo_desc *d,
+                                            spira__nccl_kernel_halo **out);
+void spira__nccl_kernel_halo_destroy(spira_context ctx, spira__nccl_kernel_halo *h);
+/* t[j] <- alpha (the off-diagonal block's row j . ghost) for every compressed row j, ghost
+ * a rank's ghost values (device): the expression the graph's sums add, so the per-iteration
+ * path's products keep its bits. */
+spira_status spira__nccl_kernel_halo_product(spira_context ctx, spira__nccl_kernel_halo *h,
+                                             double alpha, const void *ghost, void *t);
+/* z's rows others read, stored into their ghosts, then their flags raised. */
+spira_status spira__nccl_kernel_halo_prime(spira_context ctx, spira__nccl_kernel_halo *h,
+                                           const void *z);
+/* CG's graph update (spira__cuda_cg_graph_update's arguments) storing as prime does. */
+spira_status spira__nccl_cg_update(spira_context ctx, spira__nccl_kernel_halo *h, int32_t n,
+                                   spira_dtype t, const spira__cg_dev *g, void *z,
+                                   const void *w, void *p, void *s, void *r, const void *dinv);
 /* CG's graph sums (solver_kernels.h's spira__cuda_cg_graph_sums) with the sum over the
  * ranks and the step made in the same kernel: one launch where the allreduce path has
- * three. SPIRA_ERR_UNSUPPORTED unless spira__nccl_in_kernel. */
-spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c, int32_t n, spira_dtype t,
-                                 const void *r, void *w, const void *z, int with_dinv,
-                                 const spira__row_add *add, spira__cg_dev *g);
+ * three. The off-diagonal rows: add's deferred add, or with h the ghosts' product (add
+ * unused). SPIRA_ERR_UNSUPPORTED unless spira__nccl_in_kernel. */
+spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c, spira__nccl_kernel_halo *h,
+                                 int32_t n, spira_dtype t, const void *r, void *w, const void *z,
+                                 int with_dinv, const spira__row_add *add, spira__cg_dev *g);
 
 /* The halo exchange of a matrix between GPUs (halo.c's pattern, its arrays borrowed: they
  * must outlive this): receive ghosts [recv_off[i], recv_off[i + 1]) from recv_rank[i];

@@ -39,6 +39,7 @@ void spira__halo_destroy(spira__halo *h)
     spira__free(h->send_rank);
     spira__free(h->recv_off);
     spira__free(h->send_off);
+    spira__free(h->send_at);
     spira__free(h->send_idx);
     spira__free(h->send_buf);
     spira__free(h->req);
@@ -63,15 +64,15 @@ spira_status spira__halo_create(spira_context ctx, spira__dist_layout *L, spira_
     *out = NULL;
     const int p = L->size;
     const size_t es = spira_dtype_size(dtype);
-    int *want = NULL, *give = NULL, *want_at = NULL, *give_at = NULL;
+    int *want = NULL, *give = NULL, *want_at = NULL, *give_at = NULL, *their_at = NULL;
     int64_t *asked = NULL;
     spira__halo *h = spira__calloc(1, sizeof *h);
     spira_status s = h ? SPIRA_OK : spira__nomem(ctx, "halo pattern", sizeof *h);
     /* phase 1: how many ghosts this rank wants from each owner */
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&want, (size_t)p, 4 * sizeof(int),
+    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&want, (size_t)p, 5 * sizeof(int),
                                         "halo counts");
     if (s == SPIRA_OK) {
-        give = want + p, want_at = give + p, give_at = want_at + p;
+        give = want + p, want_at = give + p, give_at = want_at + p, their_at = give_at + p;
         memset(want, 0, (size_t)p * sizeof(int));
         for (int32_t i = 0; i < nghost; i++) want[spira__dist_owner(L, ghost[i])]++;
     }
@@ -102,6 +103,8 @@ spira_status spira__halo_create(spira_context ctx, spira__dist_layout *L, spira_
                                         sizeof(int32_t), "halo offsets");
     if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&h->send_off, (size_t)h->nsend + 1,
                                         sizeof(int32_t), "halo offsets");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&h->send_at, (size_t)h->nsend + 1,
+                                        sizeof(int32_t), "halo offsets");
     if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&h->req, (size_t)(h->nrecv + h->nsend) + 1,
                                         sizeof(MPI_Request), "halo requests");
     s = spira__dist_agree(ctx, L->comm, s);
@@ -109,6 +112,11 @@ spira_status spira__halo_create(spira_context ctx, spira__dist_layout *L, spira_
     if (MPI_Alltoallv(ghost, want, want_at, MPI_INT64_T, asked, give, give_at, MPI_INT64_T,
                       L->comm) != MPI_SUCCESS)
         s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoallv of the halo indices failed");
+    /* on GPUs each owner also learns where its entries start among each reader's ghosts,
+     * so that its kernels may store them there (dist_gpu.h's kernel halo) */
+    if (s == SPIRA_OK && L->gpu &&
+        MPI_Alltoall(want_at, 1, MPI_INT, their_at, 1, MPI_INT, L->comm) != MPI_SUCCESS)
+        s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoall of the ghost offsets failed");
     /* phase 3: the lists, in rank order on both sides */
     int i = 0, j = 0;
     for (int r = 0; s == SPIRA_OK && r < p; r++) {
@@ -118,6 +126,7 @@ spira_status spira__halo_create(spira_context ctx, spira__dist_layout *L, spira_
         }
         if (give[r]) {
             h->send_rank[j] = r;
+            h->send_at[j] = L->gpu ? their_at[r] : 0;
             h->send_off[j++] = give_at[r];
         }
     }

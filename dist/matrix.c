@@ -74,6 +74,7 @@ void spira_dist_matrix_destroy(spira_dist_matrix A)
     if (!A) return;
     spira_dist_matrix_destroy(A->pt);
     spira_vector_destroy(A->dangling);
+    spira__nccl_kernel_halo_destroy(A->ctx, A->kh);
     spira__halo_destroy(A->halo);
     spira_vector_destroy(A->ghost_x);
     spira_vector_destroy(A->otmp);
@@ -417,6 +418,7 @@ spira_status spira_dist_matrix_get_info(spira_dist_matrix A, spira_dist_matrix_i
     info->exchanges = L->exchanges;
     info->reductions = L->reductions;
     info->sums_in_kernel = L->gpu ? spira__nccl_in_kernel(L->gpu) : 0;
+    info->halo_in_kernel = A->kh != NULL;
     return SPIRA_OK;
 }
 

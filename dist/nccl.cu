@@ -36,51 +36,14 @@
  * which follows the previous add of it (or CG's sums, which make the add) on the
  * context's stream.
  */
-#include "dist_gpu.h"
-#include "cuda/gateway.h"
-#include "cuda/check.cuh"
+#include "nccl.cuh"
 
-#include <nccl.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* NCCL's device API (2.28): sums over the ranks inside a kernel */
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
-#include <nccl_device.h>
-#include "cg_sums.cuh"
-#define IN_KERNEL_SUMS 1
-#else
-#define IN_KERNEL_SUMS 0
-#endif
 
 #define PACK_THREADS 256
 /* host sums carried a batch at a time through the device buffer */
 #define HOST_SUMS 16
-/* the most values one sum inside a kernel adds (more go to ncclAllReduce) */
-#define KERNEL_SUMS 16
-
-static spira_status nccl_status(spira_context ctx, ncclResult_t r, const char *call,
-                                const char *file, int line)
-{
-    if (r == ncclSuccess) return SPIRA_OK;
-    const char *last = ncclGetLastError(NULL);
-    return spira__error(ctx, SPIRA_ERR_DEVICE, "%s:%d: %s: %s%s%s", file, line, call,
-                        ncclGetErrorString(r), last && *last ? ": " : "", last ? last : "");
-}
-
-#define NCCL_CHECK(ctx, call) nccl_status((ctx), (call), #call, __FILE__, __LINE__)
-#define CUDA_CHECK(ctx, call) spira__cuda_status((ctx), (call), #call, __FILE__, __LINE__)
-
-struct spira__nccl {
-    ncclComm_t comm;    /* NULL until made */
-    cudaStream_t side;  /* the halo's transfers */
-    double *dsum;       /* HOST_SUMS doubles: host sums pass through them */
-#if IN_KERNEL_SUMS
-    int in_kernel;      /* dev was made on every rank: device sums are made in kernels */
-    ncclDevComm dev;
-    ncclLLA2AHandle ll; /* its low-latency all-to-all buffer, one block's */
-#endif
-};
 
 extern "C" int spira__nccl_built(void)
 {
@@ -137,26 +100,7 @@ static spira_status side_stream_create(spira_context ctx, cudaStream_t *side)
  * rank's GPU load/store reachable from every other's (one NVLink or P2P domain); where the
  * device communicator cannot be made, or SPIRA_NCCL_IN_KERNEL=0, ncclAllReduce does it. */
 #if IN_KERNEL_SUMS
-struct ll_sum {
-    ncclDevComm dev;
-    ncclLLA2AHandle ll;
-    /* v[0..k) (k <= KERNEL_SUMS) over the ranks, in place; one thread calls it */
-    __device__ void operator()(double *v, int k) const
-    {
-        const ncclTeam team = ncclTeamLsa(dev);
-        ncclLLA2ASession<ncclCoopThread> s(ncclCoopThread(), dev, team, ll, 0,
-                                           team.nRanks * KERNEL_SUMS);
-        for (int j = 0; j < k; j++) s.bcast(team.rank * k + j, v[j]);
-        for (int j = 0; j < k; j++) {
-            double t = s.recv<double>(j);
-            for (int q = 1; q < team.nRanks; q++) t += s.recv<double>(q * k + j);
-            v[j] = t;
-        }
-        s.endEpoch(ncclCoopThread());
-    }
-};
-
-__global__ void ll_sum_kernel(ll_sum sum, int k, double *d)
+__global__ void ll_sum_kernel(spira__ll_sum sum, int k, double *d)
 {
     sum(d, k);
 }
@@ -213,6 +157,7 @@ extern "C" spira_status spira__nccl_create(spira_context ctx, const void *id, in
     memcpy(&u, id, sizeof u);
     /* the communicator belongs to the current device: the context's */
     spira_status s = CUDA_CHECK(ctx, cudaSetDevice(ctx->device));
+    c->rank = rank, c->nranks = nranks;
     if (s == SPIRA_OK) s = NCCL_CHECK(ctx, ncclCommInitRank(&c->comm, nranks, u, rank));
     if (s == SPIRA_OK) s = side_stream_create(ctx, &c->side);
     if (s == SPIRA_OK)
@@ -232,37 +177,13 @@ extern "C" spira_status spira__nccl_sum_device(spira_context ctx, spira__nccl *c
 #if IN_KERNEL_SUMS
     /* the same sum as CG's graph makes in its kernel, so the two paths keep the same bits */
     if (c->in_kernel && k <= KERNEL_SUMS) {
-        const ll_sum sum = {c->dev, c->ll};
+        const spira__ll_sum sum = {c->dev, c->ll};
         ll_sum_kernel<<<1, 1, 0, st>>>(sum, k, d);
         SPIRA__LAUNCHED(ctx);
         return SPIRA_OK;
     }
 #endif
     return NCCL_CHECK(ctx, ncclAllReduce(d, d, (size_t)k, ncclDouble, ncclSum, c->comm, st));
-}
-
-extern "C" spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c, int32_t n,
-                                            spira_dtype t, const void *r, void *w, const void *z,
-                                            int with_dinv, const spira__row_add *add,
-                                            spira__cg_dev *g)
-{
-#if IN_KERNEL_SUMS
-    if (c->in_kernel) {
-        cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-        spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
-        const ll_sum sum = {c->dev, c->ll};
-        if (t == SPIRA_R64)
-            spira__cg_sums_launch<double, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
-        else
-            spira__cg_sums_launch<float, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
-        SPIRA__LAUNCHED(ctx);
-        return SPIRA_OK;
-    }
-#else
-    (void)c, (void)n, (void)t, (void)r, (void)w, (void)z, (void)with_dinv, (void)add, (void)g;
-#endif
-    return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "CG's sums in a kernel: no device "
-                        "communicator (a bug: spira__nccl_in_kernel says so first)");
 }
 
 extern "C" spira_status spira__nccl_sum_host(spira_context ctx, spira__nccl *c, int k, double *v)

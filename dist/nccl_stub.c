@@ -60,11 +60,48 @@ int spira__nccl_in_kernel(const spira__nccl *c)
     return 0;
 }
 
-spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c, int32_t n, spira_dtype t,
-                                 const void *r, void *w, const void *z, int with_dinv,
-                                 const spira__row_add *add, spira__cg_dev *g)
+spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c, spira__nccl_kernel_halo *h,
+                                 int32_t n, spira_dtype t, const void *r, void *w, const void *z,
+                                 int with_dinv, const spira__row_add *add, spira__cg_dev *g)
 {
-    (void)c, (void)n, (void)t, (void)r, (void)w, (void)z, (void)with_dinv, (void)add, (void)g;
+    (void)c, (void)h, (void)n, (void)t, (void)r, (void)w, (void)z, (void)with_dinv, (void)add;
+    (void)g;
+    return no_nccl(ctx);
+}
+
+spira_status spira__nccl_kernel_halo_create(spira_context ctx, spira__nccl *c,
+                                            const spira__kernel_halo_desc *d,
+                                            spira__nccl_kernel_halo **out)
+{
+    (void)c, (void)d;
+    *out = NULL;
+    return no_nccl(ctx);
+}
+
+void spira__nccl_kernel_halo_destroy(spira_context ctx, spira__nccl_kernel_halo *h)
+{
+    (void)ctx, (void)h;
+}
+
+spira_status spira__nccl_kernel_halo_product(spira_context ctx, spira__nccl_kernel_halo *h,
+                                             double alpha, const void *ghost, void *t)
+{
+    (void)h, (void)alpha, (void)ghost, (void)t;
+    return no_nccl(ctx);
+}
+
+spira_status spira__nccl_kernel_halo_prime(spira_context ctx, spira__nccl_kernel_halo *h,
+                                           const void *z)
+{
+    (void)h, (void)z;
+    return no_nccl(ctx);
+}
+
+spira_status spira__nccl_cg_update(spira_context ctx, spira__nccl_kernel_halo *h, int32_t n,
+                                   spira_dtype t, const spira__cg_dev *g, void *z,
+                                   const void *w, void *p, void *s, void *r, const void *dinv)
+{
+    (void)h, (void)n, (void)t, (void)g, (void)z, (void)w, (void)p, (void)s, (void)r, (void)dinv;
     return no_nccl(ctx);
 }
 

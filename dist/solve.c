@@ -28,6 +28,29 @@ static spira_status op_defer(void *data, double alpha, spira_vector x, double be
     return spira__dist_spmv_deferred((spira_dist_matrix)data, alpha, x, beta, y, add);
 }
 
+/* the kernel halo (A->kh): the diagonal block alone; the sums add the off-diagonal rows */
+static spira_status op_diag(void *data, double alpha, spira_vector x, double beta,
+                            spira_vector y, spira__row_add *add)
+{
+    add->bits = NULL;
+    return spira__dist_spmv_diag((spira_dist_matrix)data, alpha, x, beta, y);
+}
+
+static spira_status cg_update(void *data, int32_t n, spira_dtype t, const spira__cg_dev *g,
+                              void *z, const void *w, void *p, void *s, void *r, const void *dinv)
+{
+    spira_dist_matrix A = (spira_dist_matrix)data;
+    A->L->exchanges++;
+    return spira__nccl_cg_update(A->ctx, A->kh, n, t, g, z, w, p, s, r, dinv);
+}
+
+static spira_status cg_prime(void *data, const void *z)
+{
+    spira_dist_matrix A = (spira_dist_matrix)data;
+    A->L->exchanges++;
+    return spira__nccl_kernel_halo_prime(A->ctx, A->kh, z);
+}
+
 static spira_status sum(void *data, int k, double *v)
 {
     spira_dist_matrix A = (spira_dist_matrix)data;
@@ -46,7 +69,7 @@ static spira_status cg_sums(void *data, int32_t n, spira_dtype t, const void *r,
 {
     spira_dist_matrix A = (spira_dist_matrix)data;
     A->L->reductions++;
-    return spira__nccl_cg_sums(A->ctx, A->L->gpu, n, t, r, w, z, with_dinv, add, g);
+    return spira__nccl_cg_sums(A->ctx, A->L->gpu, A->kh, n, t, r, w, z, with_dinv, add, g);
 }
 
 static spira_status agree(void *data, spira_status s)
@@ -58,9 +81,11 @@ static spira_status agree(void *data, spira_status s)
 spira__solve_comm spira__dist_comm(spira_dist_matrix A)
 {
     const spira__solve_comm c = {.op = op, .sum = sum, .dsum = A->L->gpu ? dsum : NULL,
-                                 .op_defer = A->L->gpu ? op_defer : NULL,
+                                 .op_defer = !A->L->gpu ? NULL : A->kh ? op_diag : op_defer,
                                  .cg_sums = A->L->gpu && spira__nccl_in_kernel(A->L->gpu)
                                                 ? cg_sums : NULL,
+                                 .cg_update = A->kh ? cg_update : NULL,
+                                 .cg_prime = A->kh ? cg_prime : NULL,
                                  .agree = agree, .data = A, .exchanges = &A->L->exchanges,
                                  .reductions = &A->L->reductions, .global_rows = A->L->n,
                                  .first_row = A->L->first};
@@ -140,6 +165,8 @@ spira_status spira_dist_solve(spira_solver_type type, spira_dist_matrix A, spira
         return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG,
                             "A is structurally singular: its %s %lld (0-based) has no nonzero "
                             "entry", is_col ? "column" : "row", (long long)line);
+    /* CG's graph may write the halo in its kernels: decided (collectively) before its hooks */
+    if (type == SPIRA_SOLVER_CG) SPIRA__TRY(spira__dist_kernel_halo(A));
     const spira__solve_comm comm = spira__dist_comm(A);
     spira_solver S;
     SPIRA__TRY(spira__solver_create_comm(type, A->diag, &comm, opts, &S));

@@ -11,7 +11,8 @@
  * behind the ghosts (NCCL's transfers are enqueued there only then: nccl.cu), so it runs
  * beside the diagonal block rather than after it, and only the add into y follows the
  * wait; CG's graph leaves even that add to its sums kernel, which reads y next
- * (spira__dist_spmv_deferred, spira__row_add).
+ * (spira__dist_spmv_deferred, spira__row_add). Where its kernels write the halo themselves
+ * (dist/nccl_cg.cu), its SpMV is the diagonal block's alone (spira__dist_spmv_diag).
  *
  * Bytes moved per multiply on a rank besides the two blocks' own: the sends packed
  * (send_values entries read and written), the off-diagonal rows' products (orows entries
@@ -32,6 +33,16 @@ spira_status spira__dist_add_offdiag(spira_dist_matrix A, const spira_vector t, 
     return SPIRA_OK;
 }
 
+/* otmp <- alpha A_offdiag ghost: the plan's multiply, or where CG's graph makes this
+ * product in its kernels (A->kh), the same expression as there, so that the per-iteration
+ * path and the graph keep the same bits. */
+static spira_status offdiag_product(spira_dist_matrix A, spira__spmv_plan *po, double alpha,
+                                    const void *ghost)
+{
+    if (A->kh) return spira__nccl_kernel_halo_product(A->ctx, A->kh, alpha, ghost, A->otmp->data);
+    return spira__spmv_apply(po, alpha, ghost, 0.0, A->otmp->data);
+}
+
 /* The exchange posted: on GPUs, otmp <- alpha A_offdiag ghost queued now behind the ghosts
  * on the exchange's stream (*early = 1); elsewhere nothing yet. */
 static spira_status offdiag_early(spira_dist_matrix A, spira__spmv_plan *po, double alpha,
@@ -41,7 +52,7 @@ static spira_status offdiag_early(spira_dist_matrix A, spira__spmv_plan *po, dou
     if (!po) return SPIRA_OK;
     SPIRA__TRY(spira__halo_side_begin(A->ctx, A->halo, early));
     if (!*early) return SPIRA_OK;
-    spira_status s = spira__spmv_apply(po, alpha, ghost, 0.0, A->otmp->data);
+    spira_status s = offdiag_product(A, po, alpha, ghost);
     spira_status e = spira__halo_side_end(A->ctx, A->halo);
     return s == SPIRA_OK ? e : s;
 }
@@ -52,7 +63,7 @@ static spira_status offdiag_add(spira_dist_matrix A, spira__spmv_plan *po, doubl
                                 const void *ghost, int early, void *y)
 {
     if (!po) return SPIRA_OK;
-    if (!early) SPIRA__TRY(spira__spmv_apply(po, alpha, ghost, 0.0, A->otmp->data));
+    if (!early) SPIRA__TRY(offdiag_product(A, po, alpha, ghost));
     return spira__dist_add_offdiag(A, A->otmp, y);
 }
 
@@ -78,10 +89,19 @@ spira_status spira__dist_spmv_deferred(spira_dist_matrix A, double alpha, spira_
     if (s != SPIRA_OK || !A->po) return s;
     if (!add || !A->dbits) return offdiag_add(A, A->po, alpha, ghost, early, y->data);
     /* the product made now if it was not beside the diagonal block; its add is the caller's */
-    if (!early) SPIRA__TRY(spira__spmv_apply(A->po, alpha, ghost, 0.0, A->otmp->data));
+    if (!early) SPIRA__TRY(offdiag_product(A, A->po, alpha, ghost));
     add->bits = A->dbits, add->base = A->dbase, add->t = A->otmp->data;
     add->lo = A->orow[0], add->hi = A->orow[A->orows - 1] + 1;
     return SPIRA_OK;
+}
+
+spira_status spira__dist_spmv_diag(spira_dist_matrix A, double alpha, spira_vector x,
+                                   double beta, spira_vector y)
+{
+    if (alpha != 1.0)
+        return spira__error(A->ctx, SPIRA_ERR_INVALID_ARG, "the diagonal block's multiply of "
+                            "the kernel halo takes alpha = 1 (the sums add the rest: a bug)");
+    return spira__spmv_apply(A->pd, alpha, x->data, beta, y->data);
 }
 
 spira_status spira__dist_spmv_local(spira_dist_matrix A, double alpha, spira_vector x,

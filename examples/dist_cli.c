@@ -199,10 +199,13 @@ int cli_dist_solve(int *argc, char ***argv, const cli_dist_solve_args *a)
     spira_dist_matrix_blocks(A, &d, &od);
     spira_matrix_get_info(d, &mi);
     if (od) spira_matrix_get_info(od, &oi);
+    spira_dist_matrix_get_info(A, &di);
     if (rank_ == 0) {
         printf("  solver      %s, preconditioner %s, rank 0's diagonal block in %s, "
                "off-diagonal block (%lld rows) in %s\n", a->solver_name, a->precond_name,
-               mi.format, (long long)oi.nrows, od ? oi.format : "-");
+               mi.format, (long long)oi.nrows,
+               !od ? "-" : di.halo_in_kernel ? "CG's sums kernel (the halo written by the kernels)"
+                                            : oi.format);
         printf("  result      %s after %d iterations\n", spira_reason_string(info.reason),
                info.iterations);
         printf("  residual    ||b - A x|| / ||b|| = %.3e\n", info.rel_residual);

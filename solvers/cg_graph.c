@@ -109,7 +109,10 @@ static spira_status device_iteration(spira__solve_env *e, cg_graph *g)
     else if (s == SPIRA_OK)
         s = spira__cuda_cg_graph_sums(ctx, n, t, v.r->data, v.w->data, v.z->data, v.u != NULL,
                                       &add, c ? c->dsum : NULL, c ? c->data : NULL, g->dev);
-    if (s == SPIRA_OK)
+    if (s == SPIRA_OK && c && c->cg_update)
+        s = c->cg_update(c->data, n, t, g->dev, v.z->data, v.w->data, v.p->data, v.s->data,
+                         v.r->data, dinv);
+    else if (s == SPIRA_OK)
         s = spira__cuda_cg_graph_update(ctx, n, t, g->dev, v.z->data, v.w->data, v.p->data,
                                         v.s->data, v.r->data, dinv);
     return s;
@@ -150,6 +153,15 @@ static spira_status cpu_iteration(spira__solve_env *e, cg_graph *g, spira_vector
     if (d->stop) return SPIRA_OK;
     SPIRA__TRY(spira__cg_update(d->alpha, d->beta, v.z, v.w, v.p, v.s, x, v.r));
     return v.u ? spira__precond_apply(e->M, v.r, v.u) : SPIRA_OK;
+}
+
+/* z's rows the other ranks read, stored into their ghosts before the next launch
+ * multiplies (GPUs whose ranks write each other's halos: comm->cg_prime); in every later
+ * iteration the update stores them. */
+static spira_status prime(spira__solve_env *e, spira_vector z)
+{
+    const spira__solve_comm *c = e->comm;
+    return c && c->cg_prime && GPU(e) ? c->cg_prime(c->data, z->data) : SPIRA_OK;
 }
 
 static spira_status launch(spira__solve_env *e, cg_graph *g, spira_vector x, int k)
@@ -264,6 +276,7 @@ spira_status spira__cg_graph_run(spira__solve_env *e, spira_vector b, spira_vect
     SPIRA__TRY(spira_copy(b, v.r));
     if (e->o.use_initial_guess) SPIRA__TRY(spira__op(e, -1.0, x, 1.0, v.r));
     if (v.u) SPIRA__TRY(spira__precond_apply(e->M, v.r, v.u));
+    SPIRA__TRY(prime(e, v.z));
     spira__cg_dev *h = &g->h;
     memset(h, 0, sizeof *h);
     h->x = x->data;
@@ -305,6 +318,7 @@ spira_status spira__cg_graph_run(spira__solve_env *e, spira_vector b, spira_vect
             SPIRA__TRY(spira__cg_classic_step(e, last + 1, h->beta, h->gamma, v.z, v.p, v.s, x,
                                               v.r, &alpha));
             if (v.u) SPIRA__TRY(spira__precond_apply(e->M, v.r, v.u));
+            SPIRA__TRY(prime(e, v.z));
             h->alpha = alpha;
             h->it = last + 1;
             h->stop = SPIRA__CG_RUNNING;

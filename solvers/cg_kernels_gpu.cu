@@ -1,47 +1,22 @@
 /*
  * cg_kernels_gpu.cu - CG's fused update on the device (solver_kernels.h): four vector
  * updates in one pass; and the kernels of CG's CUDA graph (cg_graph.c) beside the SpMV:
- * the sums with the iteration's scalar work (cg_sums.cuh), and the update reading its
- * scalars from device memory. Both paths share the update's and the sums' expressions, so
- * they round alike.
+ * the sums with the iteration's scalar work and the update reading its scalars from device
+ * memory (cg_graph.cuh). Both paths share the update's and the sums' expressions, so they
+ * round alike.
  */
-#include "cg_sums.cuh"
+#include "cg_graph.cuh"
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
 
 #define THREADS 256
-
-/* a b + c rounded once, spelled out so that every kernel that updates rounds alike (left
- * to the compiler, r - alpha s may or may not be contracted, kernel by kernel) */
-static __device__ __forceinline__ double fma_rn(double a, double b, double c)
-{
-    return __fma_rn(a, b, c);
-}
-static __device__ __forceinline__ float fma_rn(float a, float b, float c)
-{
-    return __fmaf_rn(a, b, c);
-}
-
-/* p <- u + beta p; s <- w + beta s; x <- x + alpha p; r <- r - alpha s at i. u may be r:
- * u[i] is read before r[i] is written. With beta == 0, p and s are not read. */
-template <typename T>
-static __device__ __forceinline__ void cg_update_at(int i, T alpha, T beta, const T *u,
-                                                    const T *w, T *p, T *s, T *x, T *r)
-{
-    T pi = beta == T(0) ? u[i] : fma_rn(beta, p[i], u[i]);
-    T si = beta == T(0) ? w[i] : fma_rn(beta, s[i], w[i]);
-    p[i] = pi;
-    s[i] = si;
-    x[i] = fma_rn(alpha, pi, x[i]);
-    r[i] = fma_rn(-alpha, si, r[i]);
-}
 
 template <typename T>
 __global__ void cg_update_kernel(int n, T alpha, T beta, const T *u, const T *__restrict__ w,
                                  T *__restrict__ p, T *__restrict__ s, T *__restrict__ x, T *r)
 {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        cg_update_at(i, alpha, beta, u, w, p, s, x, r);
+        spira__cg_update_at(i, alpha, beta, u, w, p, s, x, r);
 }
 
 extern "C" spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spira_dtype t,
@@ -63,7 +38,7 @@ extern "C" spira_status spira__cuda_cg_update(spira_context ctx, int32_t n, spir
     return SPIRA_OK;
 }
 
-/* ---- the graph's kernels (the sums' in cg_sums.cuh) ---------------------------------- */
+/* ---- the graph's kernels (cg_graph.cuh) ------------------------------------------------ */
 
 __global__ void cg_graph_step_kernel(const spira__reduce_scratch *sc, spira__cg_dev *g, int precond)
 {
@@ -101,22 +76,6 @@ extern "C" spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, 
     return SPIRA_OK;
 }
 
-/* The update of cg_update_kernel with g's alpha and beta (rounded to T as the host's are at
- * the launch) and x = g->x; with dinv, z <- D^-1 r afterwards, as Jacobi's apply would. */
-template <typename T>
-__global__ void cg_graph_update_kernel(int n, const spira__cg_dev *g, T *z,
-                                       const T *__restrict__ w, T *__restrict__ p,
-                                       T *__restrict__ s, T *r, const T *__restrict__ dinv)
-{
-    if (g->stop) return;
-    const T alpha = (T)g->alpha, beta = (T)g->beta;
-    T *x = (T *)g->x;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        cg_update_at(i, alpha, beta, z, w, p, s, x, r);
-        if (dinv) z[i] = dinv[i] * r[i]; /* a product: nothing to contract */
-    }
-}
-
 extern "C" spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n, spira_dtype t,
                                                     const spira__cg_dev *g, void *z,
                                                     const void *w, void *p, void *s, void *r,
@@ -124,15 +83,10 @@ extern "C" spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n
 {
     if (n == 0) return SPIRA_OK;
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    unsigned b = spira__blocks(n, THREADS);
     if (t == SPIRA_R64)
-        cg_graph_update_kernel<<<b, THREADS, 0, st>>>(n, g, (double *)z, (const double *)w,
-                                                      (double *)p, (double *)s, (double *)r,
-                                                      (const double *)dinv);
+        spira__cg_update_launch<double>(n, st, g, z, w, p, s, r, dinv, 0, spira__no_post());
     else
-        cg_graph_update_kernel<<<b, THREADS, 0, st>>>(n, g, (float *)z, (const float *)w,
-                                                      (float *)p, (float *)s, (float *)r,
-                                                      (const float *)dinv);
+        spira__cg_update_launch<float>(n, st, g, z, w, p, s, r, dinv, 0, spira__no_post());
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }

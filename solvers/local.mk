@@ -4,7 +4,7 @@ libspira_solvers_la_SOURCES += solvers/solve.c solvers/host_solve.c solvers/comm
 	solvers/jacobi.c solvers/power.c solvers/pagerank.c solvers/gf2_kernel.c \
 	solvers/cg_kernels.c solvers/pagerank_kernels.c solvers/reorder.c
 noinst_HEADERS += solvers/reorder.h solvers/solver.h solvers/solver_kernels.h solvers/host_solve.h solvers/cg.h \
-	solvers/cg_step.h solvers/cg_sums.cuh
+	solvers/cg_step.h solvers/cg_graph.cuh
 CUDA_SRCS += solvers/cg_kernels_gpu.cu solvers/pagerank_kernels_gpu.cu
 if !HAVE_CUDA
 libspira_solvers_la_SOURCES += solvers/kernels_stub.c

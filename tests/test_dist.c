@@ -605,6 +605,13 @@ START_TEST(dist_cg_batches_match_per_iteration)
            "%d iterations (reason %d) per iteration, %d (%d) batched", info[0].iterations,
            (int)info[0].reason, info[1].iterations, (int)info[1].reason);
     ck_all(!memcmp(x[0], x[1], n * sizeof *x[0]), "x differs between the paths");
+    /* where the ranks sum in kernels the graph wrote its halo in them too (dist/nccl_cg.cu):
+     * the comparison above held that path against NCCL's send and receive */
+    spira_dist_matrix_info di;
+    ck_assert_int_eq(spira_dist_matrix_get_info(A, &di), SPIRA_OK);
+    const char *kh = getenv("SPIRA_NCCL_KERNEL_HALO");
+    ck_all(di.halo_in_kernel == (di.sums_in_kernel && !(kh && !strcmp(kh, "0"))),
+           "the halo in kernels %d, the sums %d", di.halo_in_kernel, di.sums_in_kernel);
     ctx->cg_graph = 0;
     spira_dist_vector_destroy(db);
     spira_dist_matrix_destroy(A);

@@ -85,6 +85,7 @@ template <typename T> struct spira__dot_pairs {
 /* Nothing to do at a row before its products are summed: spira__dot_partials' default. */
 struct spira__no_pre {
     __device__ __forceinline__ void operator()(int) const {}
+    __device__ __forceinline__ void finish() const {}
 };
 
 /* This thread's share of the K dot products, in double, over a grid-stride loop on a
