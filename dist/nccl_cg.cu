@@ -164,8 +164,8 @@ template <typename T> struct ghost_store {
     }
 };
 
-/* The sums' Pre (cg_graph.cuh): at a row with remote columns, after its writers' flags
- * show this round's ghosts, the row's product added into w. */
+/* The sums' Pre (cg_graph.cuh): at each of a thread's rows with remote columns, after its
+ * writers' flags show this round's ghosts, the row's product added into w. */
 template <typename T> struct ghost_add {
     const uint32_t *bits;
     const int32_t *base;
@@ -177,9 +177,21 @@ template <typename T> struct ghost_add {
     int nrecv;
     kh_state *st;
     T *w;
-    bool ready; /* this thread saw the flags */
 
-    __device__ void wait()
+    /* the thread's rows first, first + stride, ... below n */
+    __device__ void operator()(int first, int stride, int n) const
+    {
+        const int end = hi < n ? hi : n;
+        bool ready = false; /* this thread saw the flags */
+        for (int i = spira__stride_from(first, stride, lo); i < end; i += stride) {
+            const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
+            if (!(word & bit)) continue;
+            if (!ready) wait();
+            ready = true;
+            w[i] += offdiag_row<T, true>(rp, col, val, ghost, base[i >> 5] + __popc(word & (bit - 1)));
+        }
+    }
+    __device__ void wait() const
     {
         const unsigned long long want = *(volatile unsigned long long *)&st->seen + 1;
         for (int q = 0; q < nrecv; q++) {
@@ -187,18 +199,9 @@ template <typename T> struct ghost_add {
             while (f.load(cuda::memory_order_acquire) < want) {
             }
         }
-        ready = true;
-    }
-    __device__ __forceinline__ void operator()(int i)
-    {
-        if (i < lo || i >= hi) return;
-        const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
-        if (!(word & bit)) return;
-        if (!ready) wait();
-        w[i] += offdiag_row<T, true>(rp, col, val, ghost, base[i >> 5] + __popc(word & (bit - 1)));
     }
     /* the last block's thread 0, every block's reads done */
-    __device__ __forceinline__ void finish() { st->seen++; }
+    __device__ __forceinline__ void finish() const { st->seen++; }
 };
 
 template <typename T>
@@ -279,15 +282,13 @@ extern "C" spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c,
             const ghost_add<double> pre = {h->dbits, h->dbase, h->olo, h->ohi, h->orp, h->ocol,
                                            (const double *)h->oval,
                                            (const double *)((char *)h->base + h->ghost_at),
-                                           flags, h->recv_rank, h->nrecv, h->st, (double *)w,
-                                           false};
+                                           flags, h->recv_rank, h->nrecv, h->st, (double *)w};
             spira__cg_sums_pairs<double, true>(n, st, r, w, z, with_dinv, sc, g, pre, sum);
         } else if (h) {
             const ghost_add<float> pre = {h->dbits, h->dbase, h->olo, h->ohi, h->orp, h->ocol,
                                           (const float *)h->oval,
                                           (const float *)((char *)h->base + h->ghost_at),
-                                          flags, h->recv_rank, h->nrecv, h->st, (float *)w,
-                                          false};
+                                          flags, h->recv_rank, h->nrecv, h->st, (float *)w};
             spira__cg_sums_pairs<float, true>(n, st, r, w, z, with_dinv, sc, g, pre, sum);
         } else if (t == SPIRA_R64) {
             spira__cg_sums_launch<double, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);

@@ -7,8 +7,8 @@
  * expressions, bit for bit.
  *
  * The sums: spira__dots's pairs (r, r), (w, z) and, with Jacobi, (r, z), reduced as
- * spira__dots does (reduce.cuh), a distributed SpMV's deferred add made on the way (the
- * Pre functor: row_add_at, or nccl.cu's product of the ghosts); then in the last block's
+ * spira__dots does (reduce.cuh), a distributed SpMV's deferred add made first (the Pre
+ * functor: row_add_at, or nccl_cg.cu's product of the ghosts); then in the last block's
  * thread 0 Pre's finish, the sum over the ranks (the Ranks functor: nothing in one process)
  * and, with STEP, the iteration's scalar work (cg_step.h).
  * The update: cg.c's four vector updates with the step's alpha and beta, with Jacobi
@@ -21,20 +21,36 @@
 #include "cg_step.h"
 #include "cuda/reduce.cuh"
 
-/* A distributed SpMV's deferred add (spira__row_add) into w at row i, made by the thread
- * that then reads w[i] for the sums: the word of the bitmap is the same for a warp's 32
- * rows, so the bitmap costs a broadcast load a warp. */
+/* The first of a thread's rows first, first + stride, ... that is at least lo. */
+static __device__ __forceinline__ int spira__stride_from(int first, int stride, int lo)
+{
+    return first >= lo ? first : first + (lo - first + stride - 1) / stride * stride;
+}
+
+/* Nothing to add into w before the sums: one process. */
+struct spira__no_pre {
+    __device__ __forceinline__ void operator()(int, int, int) const {}
+    __device__ __forceinline__ void finish() const {}
+};
+
+/* A distributed SpMV's deferred add (spira__row_add) into w, made by each thread at the
+ * rows it then reads for the sums (first, first + stride, ... below n), before it reads
+ * them: at the kernel's start, where the loads' latency overlaps other warps' sums, not at
+ * its end. The word of the bitmap is the same for a warp's 32 rows, so it costs a
+ * broadcast load a warp. */
 template <typename T> struct spira__row_add_at {
     const uint32_t *bits;
     const int32_t *base;
     const T *t;
     T *w;
     int lo, hi;
-    __device__ __forceinline__ void operator()(int i) const
+    __device__ __forceinline__ void operator()(int first, int stride, int n) const
     {
-        if (i < lo || i >= hi) return;
-        const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
-        if (word & bit) w[i] += t[base[i >> 5] + __popc(word & (bit - 1))];
+        const int end = hi < n ? hi : n;
+        for (int i = spira__stride_from(first, stride, lo); i < end; i += stride) {
+            const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
+            if (word & bit) w[i] += t[base[i >> 5] + __popc(word & (bit - 1))];
+        }
     }
     __device__ __forceinline__ void finish() const {}
 };
@@ -51,7 +67,8 @@ spira__cg_sums_kernel(int n, spira__dot_pairs<T> a, spira__reduce_scratch *sc,
 {
     if (g->stop) return; /* every block: the counter in sc stays at 0 */
     double sum[K];
-    spira__dot_partials<T, K>(n, a, sum, pre);
+    pre(blockIdx.x * SPIRA__REDUCE_THREADS + threadIdx.x, gridDim.x * SPIRA__REDUCE_THREADS, n);
+    spira__dot_partials<T, K>(n, a, sum);
     if (spira__grid_sums(sum, sc) && threadIdx.x == 0) {
         pre.finish();
         ranks(sc->out, K);

@@ -82,27 +82,17 @@ template <typename T> struct spira__dot_pairs {
     const T *x[SPIRA__DOTS_MAX], *y[SPIRA__DOTS_MAX];
 };
 
-/* Nothing to do at a row before its products are summed: spira__dot_partials' default. */
-struct spira__no_pre {
-    __device__ __forceinline__ void operator()(int) const {}
-    __device__ __forceinline__ void finish() const {}
-};
-
 /* This thread's share of the K dot products, in double, over a grid-stride loop on a
  * grid of SPIRA__REDUCE_THREADS-thread blocks: one expression for every kernel that sums
- * dots (fused.cu's, CG's graph step), so they round alike. pre(i) runs at row i before
- * its products, in the thread that reads row i (CG's graph makes a distributed SpMV's
- * deferred add into w there, spira__row_add). */
-template <typename T, int K, typename Pre = spira__no_pre>
+ * dots (fused.cu's, CG's graph step), so they round alike. */
+template <typename T, int K>
 static __device__ __forceinline__ void spira__dot_partials(int n, const spira__dot_pairs<T> &a,
-                                                           double (&sum)[K], Pre pre = Pre())
+                                                           double (&sum)[K])
 {
     for (int k = 0; k < K; k++) sum[k] = 0;
     for (int i = blockIdx.x * SPIRA__REDUCE_THREADS + threadIdx.x; i < n;
-         i += gridDim.x * SPIRA__REDUCE_THREADS) {
-        pre(i);
+         i += gridDim.x * SPIRA__REDUCE_THREADS)
         for (int k = 0; k < K; k++) sum[k] += (double)a.x[k][i] * (double)a.y[k][i];
-    }
 }
 
 /* A reduction's grid: n alone decides it, so the sums come out the same bits each run. */
