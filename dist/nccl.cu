@@ -8,7 +8,8 @@
  * a solver's fused reduction runs on the device partials the reduction kernel left
  * (lib/cuda/reduce.cuh calls the hook before reading them), so the one wait an iteration
  * stays one wait: in a kernel by NCCL's device API where the ranks' GPUs reach each other
- * (below; in CG's graph inside the sums kernel itself), else one ncclAllReduce in place.
+ * (below; in CG's graph inside the sums kernel itself, nccl_cg.cu, whose kernels write the
+ * halo too), else one ncclAllReduce in place.
  *
  * The halo exchange: a pack kernel gathers the x entries the other ranks read into one
  * send buffer (in send-list order) on the context's stream, unless every neighbor's list

@@ -28,11 +28,14 @@
  * multiply on the halo's stream, forked and joined by events) and the sums' allreduce are
  * NCCL calls, which NCCL records into the graph; the scalar step follows the allreduce in
  * a kernel of its own, or, where the ranks sum inside kernels (comm->cg_sums, NCCL's device
- * API), the sums kernel sums over the ranks and steps as in one process. The host reads
- * the scalars once a batch, and the graph takes most of the launches' gaps out of the
- * iteration (two H100s, 3-D Poisson 200^3: 0.2579 -> 0.2532 ms an iteration). Where the
- * capture fails on a rank, that rank launches the same calls one by one (the same NCCL
- * operations in the same order, so its peers' graphs still find their partners).
+ * API), the sums kernel sums over the ranks and steps as in one process, and the kernels
+ * write the halo themselves (comm->cg_update and cg_prime: the update stores the rows
+ * others read into their ghosts, the sums add the off-diagonal rows from them, and the
+ * SpMV is the diagonal block's alone, dist/nccl_cg.cu). The host reads the scalars once a
+ * batch, and the graph takes most of the launches' gaps out of the iteration (two H100s,
+ * 3-D Poisson 200^3: 0.2579 -> 0.2532 ms an iteration). Where the capture fails on a rank,
+ * that rank launches the same calls one by one (the same NCCL operations in the same
+ * order, so its peers' graphs still find their partners).
  *
  * Where neither is made, cg.c iterates as before: on the CPU backend (unless asked,
  * below); with a monitor (called every iteration with the host's view of it); with a
