@@ -73,8 +73,8 @@ typedef struct {
     int *recv_rank, *send_rank;
     int32_t *recv_off, *send_off; /* nrecv + 1, nsend + 1 */
     int32_t *send_idx;            /* send_off[nsend] local indices */
-    int32_t *send_at;             /* nsend, on GPUs: where send_rank[i]'s ghosts from this
-                                     rank start among its ghosts (else zeros) */
+    int32_t *send_at;             /* nsend: where send_rank[i]'s ghosts from this rank
+                                     start among its ghosts */
     void *send_buf;               /* send_off[nsend] values of dtype */
     MPI_Request *req;             /* nrecv + nsend */
     int posted;                   /* an exchange is in flight */
@@ -208,6 +208,11 @@ spira_status spira__dist_spmv_deferred(spira_dist_matrix A, double alpha, spira_
  * is not 0). Collective; where it cannot be made on every rank A keeps the NCCL exchange,
  * and the reason is left in the context's message, not returned. */
 spira_status spira__dist_kernel_halo(spira_dist_matrix A);
+/* Its stores, from h's send lists: d's nsrow, srow, dptr, dpeer, doff, sbits and sbase
+ * (dist_gpu.h) for a rank of `local` rows, in one allocation *mem the caller frees. */
+spira_status spira__dist_kernel_halo_stores(spira_context ctx, const spira__halo *h,
+                                            int32_t local, spira__kernel_halo_desc *d,
+                                            void **mem);
 
 /* CG's graph with A->kh: y <- A_diag x + beta y (alpha 1), no exchange: the ghosts were
  * stored by the kernels, and the sums add the off-diagonal rows. */

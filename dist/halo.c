@@ -112,9 +112,9 @@ spira_status spira__halo_create(spira_context ctx, spira__dist_layout *L, spira_
     if (MPI_Alltoallv(ghost, want, want_at, MPI_INT64_T, asked, give, give_at, MPI_INT64_T,
                       L->comm) != MPI_SUCCESS)
         s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoallv of the halo indices failed");
-    /* on GPUs each owner also learns where its entries start among each reader's ghosts,
-     * so that its kernels may store them there (dist_gpu.h's kernel halo) */
-    if (s == SPIRA_OK && L->gpu &&
+    /* each owner also learns where its entries start among each reader's ghosts, so that
+     * on GPUs its kernels may store them there (dist_gpu.h's kernel halo) */
+    if (s == SPIRA_OK &&
         MPI_Alltoall(want_at, 1, MPI_INT, their_at, 1, MPI_INT, L->comm) != MPI_SUCCESS)
         s = spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Alltoall of the ghost offsets failed");
     /* phase 3: the lists, in rank order on both sides */
@@ -126,7 +126,7 @@ spira_status spira__halo_create(spira_context ctx, spira__dist_layout *L, spira_
         }
         if (give[r]) {
             h->send_rank[j] = r;
-            h->send_at[j] = L->gpu ? their_at[r] : 0;
+            h->send_at[j] = their_at[r];
             h->send_off[j++] = give_at[r];
         }
     }

@@ -22,10 +22,10 @@ static int by_row(const void *a, const void *b)
     return (x->peer > y->peer) - (x->peer < y->peer);
 }
 
-/* The entries of h's send lists grouped by row: d's srow, dptr, dpeer, doff and the rows'
- * bitmap (sbits, sbase), in one allocation *mem the caller frees. */
-static spira_status describe_sends(spira_context ctx, const spira__halo *h, int32_t local,
-                                   spira__kernel_halo_desc *d, void **mem)
+/* h's send lists grouped by row. */
+spira_status spira__dist_kernel_halo_stores(spira_context ctx, const spira__halo *h,
+                                            int32_t local, spira__kernel_halo_desc *d,
+                                            void **mem)
 {
     const int32_t n = h->send_off[h->nsend];
     const size_t words = ((size_t)local + 31) / 32;
@@ -94,7 +94,7 @@ spira_status spira__dist_kernel_halo(spira_dist_matrix A)
         .oval = o ? o->val : NULL, .dbits = A->dbits, .dbase = A->dbase,
         .olo = o ? A->orow[0] : 0, .ohi = o ? A->orow[A->orows - 1] + 1 : 0};
     void *mem = NULL;
-    spira_status s = describe_sends(ctx, A->halo, L->local, &d, &mem);
+    spira_status s = spira__dist_kernel_halo_stores(ctx, A->halo, L->local, &d, &mem);
     /* the window is collective: every rank goes on to it, or none */
     s = spira__dist_agree(ctx, L->comm, s);
     if (s == SPIRA_OK) s = spira__nccl_kernel_halo_create(ctx, L->gpu, &d, &A->kh);

@@ -621,6 +621,71 @@ START_TEST(dist_cg_batches_match_per_iteration)
 }
 END_TEST
 
+/* The stores CG's kernels make of the halo on GPUs (dist/kernel_halo.c, dist/nccl_cg.cu),
+ * made here by MPI: each rank sends, for each of its rows others read, the row's value to
+ * each destination (rank, ghost offset) listed; every ghost of every rank is then written
+ * exactly once, with the value of its global column. The rows listed are distinct and
+ * ascending, and the bitmap finds each. Every layout, a matrix whose rows are read by
+ * several ranks and the 3-D Laplacian. */
+START_TEST(dist_kernel_halo_stores_fill_the_ghosts)
+{
+    spira_context ctx = dist_ctx();
+    spira_matrix G;
+    if (_i < 3) G = remote_rows_matrix(ctx, 90, (layout_kind)_i, 0, SPIRA_R64, tu_seed());
+    else ck_assert_int_eq(spira_matrix_laplacian(ctx, 3, 7, SPIRA_R64, &G), SPIRA_OK);
+    spira_dist_matrix A = distribute(ctx, G, (layout_kind)(_i % 3), BY_ROWS);
+    const int32_t local = A->L->local;
+    spira__kernel_halo_desc d = {0};
+    void *mem = NULL;
+    ck_all(spira__dist_kernel_halo_stores(ctx, A->halo, local, &d, &mem) == SPIRA_OK, "%s",
+           spira_last_error(ctx));
+    int bad = 0;
+    for (int32_t j = 0; j < d.nsrow; j++) {
+        bad += j > 0 && d.srow[j] <= d.srow[j - 1];
+        bad += d.dptr[j + 1] <= d.dptr[j];
+        const int32_t i = d.srow[j];
+        const uint32_t word = d.sbits[i / 32], bit = 1u << (i % 32);
+        bad += !(word & bit) || d.sbase[i / 32] + __builtin_popcount(word & (bit - 1)) != j;
+    }
+    int32_t marked = 0;
+    for (int32_t w = 0; w < (local + 31) / 32; w++) marked += __builtin_popcount(d.sbits[w]);
+    bad += marked != d.nsrow;
+    /* the stores, (offset, value) pairs to each rank */
+    const int32_t nd = d.nsrow ? d.dptr[d.nsrow] : 0;
+    int *cnt = calloc(4 * (size_t)size_, sizeof *cnt), *got = cnt + size_, *at = got + size_,
+        *gat = at + size_;
+    int64_t *out = malloc((2 * (size_t)nd + 1) * sizeof *out);
+    for (int32_t k = 0; k < nd; k++) cnt[d.dpeer[k]] += 2;
+    for (int r = 1; r < size_; r++) at[r] = at[r - 1] + cnt[r - 1];
+    int *fill = calloc((size_t)size_, sizeof *fill);
+    for (int32_t j = 0; j < d.nsrow; j++)
+        for (int32_t k = d.dptr[j]; k < d.dptr[j + 1]; k++) {
+            int64_t *e = out + at[d.dpeer[k]] + fill[d.dpeer[k]];
+            e[0] = d.doff[k], e[1] = A->L->first + d.srow[j];
+            fill[d.dpeer[k]] += 2;
+        }
+    MPI_Alltoall(cnt, 1, MPI_INT, got, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 1; r < size_; r++) gat[r] = gat[r - 1] + got[r - 1];
+    const int total = gat[size_ - 1] + got[size_ - 1];
+    int64_t *in = malloc(((size_t)total + 1) * sizeof *in);
+    MPI_Alltoallv(out, cnt, at, MPI_INT64_T, in, got, gat, MPI_INT64_T, MPI_COMM_WORLD);
+    int64_t *ghost = malloc(((size_t)A->nghost + 1) * sizeof *ghost);
+    for (int32_t g = 0; g < A->nghost; g++) ghost[g] = -1;
+    for (int e = 0; e < total; e += 2) {
+        const int64_t off = in[e];
+        if (off < 0 || off >= A->nghost || ghost[off] != -1) bad++;
+        else ghost[off] = in[e + 1];
+    }
+    for (int32_t g = 0; g < A->nghost; g++) bad += ghost[g] != A->ghost[g];
+    ck_all(bad == 0, "layout %d: %d rows stored, %d ghosts, %d wrong", _i % 3, d.nsrow,
+           A->nghost, bad);
+    free(cnt), free(out), free(fill), free(in), free(ghost), free(mem);
+    spira_dist_matrix_destroy(A);
+    spira_matrix_destroy(G);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* The bitmap of the off-diagonal rows that CG's graph adds into w on GPUs (dist/matrix.c,
  * read by solvers/cg_kernels_gpu.cu's row_add_at): each listed row found at its index
  * through its word's base and the bits below it, no other row marked; rows at a word's
@@ -1009,6 +1074,7 @@ Suite *suite_dist(void)
     tcase_add_test(tc, dist_pagerank_matches_one_process);
     tcase_add_test(tc, dist_rmat_is_the_graph);
     tcase_add_test(tc, dist_row_bitmap_finds_each_row);
+    tcase_add_loop_test(tc, dist_kernel_halo_stores_fill_the_ghosts, 0, 6);
     tcase_add_test(tc, dist_errors_on_every_rank);
     tcase_add_test(tc, dist_singular_refused);
     suite_add_tcase(s, tc);
