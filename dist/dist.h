@@ -204,9 +204,10 @@ spira_status spira__dist_spmv_deferred(spira_dist_matrix A, double alpha, spira_
 
 /* ---- the halo CG's graph writes in its kernels (kernel_halo.c) ---------------------- */
 
-/* A->kh made, once, where the layout's ranks sum inside kernels (and SPIRA_NCCL_KERNEL_HALO
- * is not 0). Collective; where it cannot be made on every rank A keeps the NCCL exchange,
- * and the reason is left in the context's message, not returned. */
+/* A->kh made, once, where the layout's ranks sum inside kernels, no off-diagonal row has
+ * more than a few dozen entries and SPIRA_NCCL_KERNEL_HALO is not 0. Collective; where it
+ * cannot be made on every rank A keeps the NCCL exchange (spira_dist_matrix_info says
+ * which), and the context's message is left as it was. */
 spira_status spira__dist_kernel_halo(spira_dist_matrix A);
 /* Its stores, from h's send lists: d's nsrow, srow, dptr, dpeer, doff, sbits and sbase
  * (dist_gpu.h) for a rank of `local` rows, in one allocation *mem the caller frees. */

@@ -72,6 +72,22 @@ static int wanted(void)
     return !(env && strcmp(env, "0") == 0);
 }
 
+/* The most entries of an off-diagonal row that the sums kernel's one thread a row may take:
+ * a longer row (a power-law graph's hub) would hold its block, and the whole kernel, for
+ * its length, where NCCL's halo multiplies the block in the format auto chose for it. A
+ * stencil's rows have one or two remote entries. */
+#define ROW_MAX 64
+
+/* The longest row of A's off-diagonal block. */
+static int32_t longest_row(spira_dist_matrix A)
+{
+    const spira__csr *o = A->offdiag ? &A->offdiag->csr : NULL;
+    int32_t most = 0;
+    for (int32_t r = 0; o && r < o->nrows; r++)
+        if (o->row_ptr[r + 1] - o->row_ptr[r] > most) most = o->row_ptr[r + 1] - o->row_ptr[r];
+    return most;
+}
+
 spira_status spira__dist_kernel_halo(spira_dist_matrix A)
 {
     spira__dist_layout *L = A->L;
@@ -81,13 +97,14 @@ spira_status spira__dist_kernel_halo(spira_dist_matrix A)
     spira_context ctx = A->ctx;
     char before[sizeof ctx->err];
     memcpy(before, ctx->err, sizeof before);
-    int most = A->nghost;
-    if (MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT, MPI_MAX, L->comm) != MPI_SUCCESS)
+    int most[2] = {A->nghost, longest_row(A)}; /* over the ranks: ghosts, a row's entries */
+    if (MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT, MPI_MAX, L->comm) != MPI_SUCCESS)
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "MPI_Allreduce of the ghost counts failed");
+    if (most[1] > ROW_MAX) return SPIRA_OK;
     const spira__csr *o = A->offdiag ? &A->offdiag->csr : NULL;
     const int32_t none = 0;
     spira__kernel_halo_desc d = {
-        .dtype = A->dtype, .local = L->local, .ghosts_max = most,
+        .dtype = A->dtype, .local = L->local, .ghosts_max = most[0],
         .nsend = A->halo->nsend, .nrecv = A->halo->nrecv,
         .send_rank = A->halo->send_rank, .recv_rank = A->halo->recv_rank,
         .orows = o ? A->orows : 0, .orp = o ? o->row_ptr : &none, .ocol = o ? o->col_idx : NULL,
@@ -101,8 +118,8 @@ spira_status spira__dist_kernel_halo(spira_dist_matrix A)
     spira__free(mem);
     s = spira__dist_agree(ctx, L->comm, s);
     if (s != SPIRA_OK) {
-        /* CG keeps the NCCL exchange; the reason stays readable in the message only if
-         * nothing else sets one, so put the earlier message back */
+        /* CG keeps NCCL's exchange (the same products, reported by halo_in_kernel), and
+         * the context's message is put back as it was: the solve has not failed */
         spira__nccl_kernel_halo_destroy(ctx, A->kh);
         A->kh = NULL;
         memcpy(ctx->err, before, sizeof before);

@@ -118,8 +118,9 @@ typedef struct {
                               * by ncclAllReduce, and on CPUs (MPI_Allreduce) */
     int halo_in_kernel;      /* GPUs: 1 once CG's graph on this matrix writes the halo inside
                               * its kernels (made at its first CG solve where the sums are made
-                              * in kernels, SPIRA_NCCL_KERNEL_HALO not 0); 0: NCCL's send and
-                              * receive, or MPI's on CPUs */
+                              * in kernels, no off-diagonal row has more than 64 entries and
+                              * SPIRA_NCCL_KERNEL_HALO is not 0); 0: NCCL's send and receive,
+                              * or MPI's on CPUs */
 } spira_dist_matrix_info;
 
 SPIRA_API spira_status spira_dist_matrix_get_info(spira_dist_matrix A, spira_dist_matrix_info *info);
