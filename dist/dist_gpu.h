@@ -99,6 +99,10 @@ void spira__nccl_kernel_halo_destroy(spira_context ctx, spira__nccl_kernel_halo 
  * path's products keep its bits. */
 spira_status spira__nccl_kernel_halo_product(spira_context ctx, spira__nccl_kernel_halo *h,
                                              double alpha, const void *ghost, void *t);
+/* This rank's counts of rounds stored and read, and the flags in its window, back to zero
+ * (a host wait first). Every rank's kernels must be done, and no rank stores anew before
+ * every rank has reset: the caller orders the ranks around it. */
+spira_status spira__nccl_kernel_halo_reset(spira_context ctx, spira__nccl_kernel_halo *h);
 /* z's rows others read, stored into their ghosts, then their flags raised. */
 spira_status spira__nccl_kernel_halo_prime(spira_context ctx, spira__nccl_kernel_halo *h,
                                            const void *z);

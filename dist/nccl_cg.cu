@@ -32,7 +32,9 @@
  *   the sum over the ranks for the reader's values, sent by the reader's last block once
  *   every block had read its ghosts.
  * Every iteration that runs its sums has a round stored before it (a stopped device skips
- * both the update and the next sums, on every rank alike), so the counts stay equal.
+ * both the update and the next sums, on every rank alike), so the counts stay equal; and
+ * every run starts them from zero on all ranks (spira__nccl_kernel_halo_reset, ordered by
+ * dist/solve.c), so a run cut short by an error leaves nothing stale to the next.
  */
 #include "nccl.cuh"
 #include "cg_graph.cuh"
@@ -224,6 +226,15 @@ prime_kernel(int32_t n, const int32_t *__restrict__ srow, const T *__restrict__ 
     store.finish();
 }
 #endif
+
+extern "C" spira_status spira__nccl_kernel_halo_reset(spira_context ctx, spira__nccl_kernel_halo *h)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    SPIRA__CUDA(ctx, cudaMemsetAsync(h->st, 0, sizeof *h->st, st));
+    SPIRA__CUDA(ctx, cudaMemsetAsync(h->base, 0, h->ghost_at, st));
+    SPIRA__CUDA(ctx, cudaStreamSynchronize(st));
+    return SPIRA_OK;
+}
 
 extern "C" spira_status spira__nccl_kernel_halo_prime(spira_context ctx, spira__nccl_kernel_halo *h,
                                                       const void *z)

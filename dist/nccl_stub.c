@@ -90,6 +90,12 @@ spira_status spira__nccl_kernel_halo_product(spira_context ctx, spira__nccl_kern
     return no_nccl(ctx);
 }
 
+spira_status spira__nccl_kernel_halo_reset(spira_context ctx, spira__nccl_kernel_halo *h)
+{
+    (void)h;
+    return no_nccl(ctx);
+}
+
 spira_status spira__nccl_kernel_halo_prime(spira_context ctx, spira__nccl_kernel_halo *h,
                                            const void *z)
 {

@@ -44,9 +44,20 @@ static spira_status cg_update(void *data, int32_t n, spira_dtype t, const spira_
     return spira__nccl_cg_update(A->ctx, A->kh, n, t, g, z, w, p, s, r, dinv);
 }
 
-static spira_status cg_prime(void *data, const void *z)
+/* At a run's start the rounds are counted from zero on every rank: an earlier run that
+ * stopped on an error between a store and its read cannot leave a rank reading stale
+ * ghosts. Every rank's kernels are done (its stores into the others' windows too) before
+ * any rank clears its counts, and every rank has cleared them before any stores anew. */
+static spira_status cg_prime(void *data, const void *z, int first)
 {
     spira_dist_matrix A = (spira_dist_matrix)data;
+    const spira__dist_layout *L = A->L;
+    if (first) {
+        spira_status s = spira_context_synchronize(A->ctx);
+        s = spira__dist_agree(A->ctx, L->comm, s);
+        if (s == SPIRA_OK) s = spira__nccl_kernel_halo_reset(A->ctx, A->kh);
+        SPIRA__TRY(spira__dist_agree(A->ctx, L->comm, s));
+    }
     A->L->exchanges++;
     return spira__nccl_kernel_halo_prime(A->ctx, A->kh, z);
 }

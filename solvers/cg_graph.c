@@ -159,12 +159,12 @@ static spira_status cpu_iteration(spira__solve_env *e, cg_graph *g, spira_vector
 }
 
 /* z's rows the other ranks read, stored into their ghosts before the next launch
- * multiplies (GPUs whose ranks write each other's halos: comm->cg_prime); in every later
- * iteration the update stores them. */
-static spira_status prime(spira__solve_env *e, spira_vector z)
+ * multiplies (GPUs whose ranks write each other's halos: comm->cg_prime; first at a run's
+ * start); in every later iteration the update stores them. */
+static spira_status prime(spira__solve_env *e, spira_vector z, int first)
 {
     const spira__solve_comm *c = e->comm;
-    return c && c->cg_prime && GPU(e) ? c->cg_prime(c->data, z->data) : SPIRA_OK;
+    return c && c->cg_prime && GPU(e) ? c->cg_prime(c->data, z->data, first) : SPIRA_OK;
 }
 
 static spira_status launch(spira__solve_env *e, cg_graph *g, spira_vector x, int k)
@@ -279,7 +279,7 @@ spira_status spira__cg_graph_run(spira__solve_env *e, spira_vector b, spira_vect
     SPIRA__TRY(spira_copy(b, v.r));
     if (e->o.use_initial_guess) SPIRA__TRY(spira__op(e, -1.0, x, 1.0, v.r));
     if (v.u) SPIRA__TRY(spira__precond_apply(e->M, v.r, v.u));
-    SPIRA__TRY(prime(e, v.z));
+    SPIRA__TRY(prime(e, v.z, 1));
     spira__cg_dev *h = &g->h;
     memset(h, 0, sizeof *h);
     h->x = x->data;
@@ -321,7 +321,7 @@ spira_status spira__cg_graph_run(spira__solve_env *e, spira_vector b, spira_vect
             SPIRA__TRY(spira__cg_classic_step(e, last + 1, h->beta, h->gamma, v.z, v.p, v.s, x,
                                               v.r, &alpha));
             if (v.u) SPIRA__TRY(spira__precond_apply(e->M, v.r, v.u));
-            SPIRA__TRY(prime(e, v.z));
+            SPIRA__TRY(prime(e, v.z, 0));
             h->alpha = alpha;
             h->it = last + 1;
             h->stop = SPIRA__CG_RUNNING;

@@ -46,12 +46,13 @@ typedef struct {
     /* Optional (GPUs whose ranks write each other's halos inside kernels; set together):
      * CG's graph update (spira__cuda_cg_graph_update's arguments) that also stores the rows
      * the other ranks read into their ghosts, and prime, which stores them from z before
-     * the graph's first launch and after the host changed z. op_defer then multiplies the
-     * diagonal block alone, and cg_sums adds the ghosts' product. */
+     * the graph's first launch (first = 1: the exchange starts afresh) and after the host
+     * changed z. op_defer then multiplies the diagonal block alone, and cg_sums adds the
+     * ghosts' product. */
     spira_status (*cg_update)(void *data, int32_t n, spira_dtype t, const spira__cg_dev *g,
                               void *z, const void *w, void *p, void *s, void *r,
                               const void *dinv);
-    spira_status (*cg_prime)(void *data, const void *z);
+    spira_status (*cg_prime)(void *data, const void *z, int first);
     spira_status (*agree)(void *data, spira_status s);
     void *data;
     /* Optional: the counts of halo exchanges and sums over the ranks made (the layout's, in
