@@ -14,7 +14,8 @@
 #       SpMV, its blocks, the halo exchange, the sums and the allreduces).
 # Usage:  bench/gpu-dist.sh BUILD [OUTDIR]
 #   BUILD holds examples/spira-solve, -pagerank, -spmv and bench/dist-costs (make check
-#   builds it); OUTDIR (default
+#   builds it), or is a package of bench/carry-build.sh (bin/ and env.sh; run from the
+#   source root); OUTDIR (default
 #   bench/results/DATE-h100x2-dist) gets results.md and every run's log. PARTS="a d b c"
 #   picks the parts; COMMIT names the commit measured (else git's HEAD, if any); MPIRUN and
 #   MPIRUN_FLAGS (default: --bind-to none, and --allow-run-as-root as root) as needed.
@@ -43,6 +44,16 @@ commit=${COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unkn
 md=$out/results.md
 solve=$build/examples/spira-solve
 pagerank=$build/examples/spira-pagerank
+spmv=$build/examples/spira-spmv
+costs=$build/bench/dist-costs
+# or a package of bench/carry-build.sh (BUILD its DEST, run from the source root)
+if [ -f "$build/env.sh" ]; then
+  # shellcheck disable=SC1091
+  . "$build/env.sh"
+  solve=$build/bin/spira-solve pagerank=$build/bin/spira-pagerank
+  spmv=$build/bin/spira-spmv costs=$build/bin/dist-costs
+  flags="$flags -x LD_LIBRARY_PATH -x SPIRA_DATA"
+fi
 
 # the number after "PATTERN" on the first line that has it
 num() { sed -n "s/.*$1 *\([0-9.e+-]*\).*/\1/p" | head -1; }
@@ -66,7 +77,7 @@ cat "$md"
 # copy bandwidth on each GPU: the floor's denominator
 bw=()
 for d in 0 1; do
-  line=$(CUDA_VISIBLE_DEVICES=$d "$build/examples/spira-spmv" --backend "$backend" --copy-bandwidth=2048 2>&1)
+  line=$(CUDA_VISIBLE_DEVICES=$d "$spmv" --backend "$backend" --copy-bandwidth=2048 2>&1)
   echo "$line" >"$out/copy-bandwidth-$d.log"
   bw[$d]=$(echo "$line" | num "copy bandwidth")
   echo "- GPU $d: $line" >>"$md"
@@ -82,7 +93,11 @@ if [[ " $parts " == *" a "* ]]; then
   run a-one-process "$solve" "${args[@]}"
   run a-1gpu $mpirun $flags -np 1 "$solve" --dist "${args[@]}"
   run a-2gpu $mpirun $flags -np 2 "$solve" --dist "${args[@]}"
+  # the same with NCCL's send and receive for the halo instead of CG's kernels' stores
+  SPIRA_NCCL_KERNEL_HALO=0 run a-2gpu-nccl-halo $mpirun $flags -x SPIRA_NCCL_KERNEL_HALO -np 2 \
+    "$solve" --dist "${args[@]}"
   p0=$(per_it "$out/a-one-process.log"); p1=$(per_it "$out/a-1gpu.log"); p2=$(per_it "$out/a-2gpu.log")
+  pn=$(per_it "$out/a-2gpu-nccl-halo.log")
   it1=$(grep result "$out/a-1gpu.log" | num "after"); it2=$(grep result "$out/a-2gpu.log" | num "after")
   it0=$(grep result "$out/a-one-process.log" | num "after")
   {
@@ -96,15 +111,16 @@ if [[ " $parts " == *" a "* ]]; then
     done
     echo
     echo "Speedup, 2 GPUs over 1 (both distributed, ms per iteration): **$(ratio "$p1" "$p2")x** (target 1.8x);"
-    echo "over the one-process single-GPU solve: **$(ratio "$p0" "$p2")x**."
+    echo "over the one-process single-GPU solve: **$(ratio "$p0" "$p2")x**. With NCCL's halo"
+    echo "(SPIRA_NCCL_KERNEL_HALO=0) two GPUs take $pn ms: $(ratio "$p0" "$pn")x the one-process solve."
     echo
   } >>"$md"
 fi
 
 if [[ " $parts " == *" d "* ]]; then
   # the parts of an iteration timed apart (bench/dist-costs): halo, blocks, allreduces
-  run d-costs-1gpu $mpirun $flags -np 1 "$build/bench/dist-costs" --laplacian 3:$agrid --backend "$backend"
-  run d-costs-2gpu $mpirun $flags -np 2 "$build/bench/dist-costs" --laplacian 3:$agrid --backend "$backend"
+  run d-costs-1gpu $mpirun $flags -np 1 "$costs" --laplacian 3:$agrid --backend "$backend"
+  run d-costs-2gpu $mpirun $flags -np 2 "$costs" --laplacian 3:$agrid --backend "$backend"
   {
     echo "## (d) The parts of a distributed iteration, 3-D Poisson $agrid^3 (bench/dist-costs)"
     echo
