@@ -147,8 +147,8 @@ template <typename T> struct ghost_store {
     __device__ __forceinline__ void operator()(int i, T v)
     {
         if (i < lo || i >= hi) return;
-        const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
-        if (word & bit) row(base[i >> 5] + __popc(word & (bit - 1)), v);
+        const int j = spira__listed_index(bits, base, i);
+        if (j >= 0) row(j, v);
     }
     /* every thread of the block */
     __device__ void finish()
@@ -187,11 +187,11 @@ template <typename T> struct ghost_add {
         const int end = hi < n ? hi : n;
         bool ready = false; /* this thread saw the flags */
         for (int i = spira__stride_from(first, stride, lo); i < end; i += stride) {
-            const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
-            if (!(word & bit)) continue;
+            const int j = spira__listed_index(bits, base, i);
+            if (j < 0) continue;
             if (!ready) wait();
             ready = true;
-            w[i] += offdiag_row<T, true>(rp, col, val, ghost, base[i >> 5] + __popc(word & (bit - 1)));
+            w[i] += offdiag_row<T, true>(rp, col, val, ghost, j);
         }
     }
     __device__ void wait() const
@@ -214,6 +214,16 @@ static ghost_store<T> store_of(const spira__nccl_kernel_halo *h, unsigned storer
                               h->dptr, h->dpeer, h->doff, h->send_rank, h->nsend, h->c->rank,
                               h->st, storers, false};
     return s;
+}
+
+template <typename T>
+static ghost_add<T> ghost_add_of(const spira__nccl_kernel_halo *h, void *w)
+{
+    const ghost_add<T> a = {h->dbits, h->dbase, h->olo, h->ohi, h->orp, h->ocol,
+                            (const T *)h->oval, (const T *)((char *)h->base + h->ghost_at),
+                            (unsigned long long *)h->base, h->recv_rank, h->nrecv, h->st,
+                            (T *)w};
+    return a;
 }
 
 template <typename T>
@@ -289,24 +299,16 @@ extern "C" spira_status spira__nccl_cg_sums(spira_context ctx, spira__nccl *c,
         cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
         spira__reduce_scratch *sc = spira__reduce_scratch_of(ctx);
         const spira__ll_sum sum = {c->dev, c->ll};
-        unsigned long long *flags = h ? (unsigned long long *)h->base : NULL;
-        if (h && t == SPIRA_R64) {
-            const ghost_add<double> pre = {h->dbits, h->dbase, h->olo, h->ohi, h->orp, h->ocol,
-                                           (const double *)h->oval,
-                                           (const double *)((char *)h->base + h->ghost_at),
-                                           flags, h->recv_rank, h->nrecv, h->st, (double *)w};
-            spira__cg_sums_pairs<double, true>(n, st, r, w, z, with_dinv, sc, g, pre, sum);
-        } else if (h) {
-            const ghost_add<float> pre = {h->dbits, h->dbase, h->olo, h->ohi, h->orp, h->ocol,
-                                          (const float *)h->oval,
-                                          (const float *)((char *)h->base + h->ghost_at),
-                                          flags, h->recv_rank, h->nrecv, h->st, (float *)w};
-            spira__cg_sums_pairs<float, true>(n, st, r, w, z, with_dinv, sc, g, pre, sum);
-        } else if (t == SPIRA_R64) {
+        if (h && t == SPIRA_R64)
+            spira__cg_sums_pairs<double, true>(n, st, r, w, z, with_dinv, sc, g,
+                                               ghost_add_of<double>(h, w), sum);
+        else if (h)
+            spira__cg_sums_pairs<float, true>(n, st, r, w, z, with_dinv, sc, g,
+                                              ghost_add_of<float>(h, w), sum);
+        else if (t == SPIRA_R64)
             spira__cg_sums_launch<double, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
-        } else {
+        else
             spira__cg_sums_launch<float, true>(n, st, r, w, z, with_dinv, add, sc, g, sum);
-        }
         SPIRA__LAUNCHED(ctx);
         return SPIRA_OK;
     }

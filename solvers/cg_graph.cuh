@@ -27,6 +27,15 @@ static __device__ __forceinline__ int spira__stride_from(int first, int stride, 
     return first >= lo ? first : first + (int)(((long long)lo - first + stride - 1) / stride) * stride;
 }
 
+/* Row i's index among the rows a bitmap lists (spira__row_add's: bit i % 32 of bits[i / 32],
+ * base[w] the rows listed before word w), or -1 where row i is not listed. */
+static __device__ __forceinline__ int spira__listed_index(const uint32_t *bits,
+                                                          const int32_t *base, int i)
+{
+    const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
+    return word & bit ? base[i >> 5] + __popc(word & (bit - 1)) : -1;
+}
+
 /* Nothing to add into w before the sums: one process. */
 struct spira__no_pre {
     __device__ __forceinline__ void operator()(int, int, int) const {}
@@ -48,8 +57,8 @@ template <typename T> struct spira__row_add_at {
     {
         const int end = hi < n ? hi : n;
         for (int i = spira__stride_from(first, stride, lo); i < end; i += stride) {
-            const uint32_t word = bits[i >> 5], bit = 1u << (i & 31);
-            if (word & bit) w[i] += t[base[i >> 5] + __popc(word & (bit - 1))];
+            const int j = spira__listed_index(bits, base, i);
+            if (j >= 0) w[i] += t[j];
         }
     }
     __device__ __forceinline__ void finish() const {}
