@@ -335,6 +335,9 @@ typedef struct {
 struct spira_matrix_s {
     spira_context ctx;
     spira__csr csr;
+    int host_absent;          /* csr's arrays are NULL: the CSR lives in the device CSR
+                               * entry alone (a matrix made on the GPU, spmv/transpose.c),
+                               * downloaded when a host conversion asks (spmv.c) */
     int symmetric;
     char format[32];          /* selected SpMV format name; "" until spmv/ records one */
     char format_opts[64];     /* its options string, "" if none */

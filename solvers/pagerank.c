@@ -12,10 +12,11 @@
  * rounding drift in that sum contracts by alpha each step; the result is renormalized at
  * the end and the drift reported (info->sum_error). Stops when ||x_{k+1} - x_k||_1 <= tol.
  *
- * P^T is built once on the host (a threaded transpose that scales as it goes) as a
- * spira_matrix in G's SpMV format (under "auto", chosen from P^T's own rows) and cached in
- * G under "pagerank:transition" with d: later calls on G pay nothing but the SpMV plan
- * (itself cached in P^T). Negative weights are refused, naming the entry; NaN/Inf weights
+ * P^T is built once (a transpose that scales as it goes: a radix sort on the GPU on the
+ * CUDA backend, a threaded counting sort on the host otherwise) as a spira_matrix in G's
+ * SpMV format (under "auto", chosen from P^T's own rows) and cached in G under
+ * "pagerank:transition" with d: later calls on G pay nothing but the SpMV plan (itself
+ * cached in P^T). Negative weights are refused, naming the entry; NaN/Inf weights
  * are SPIRA_ERR_NONFINITE.
  *
  * Per iteration, through lib/'s BLAS-1 and the SpMV plan only: one SpMV and one fused
@@ -92,15 +93,14 @@ static spira_status row_error(spira_context ctx, const spira__csr *c, int32_t i)
                         "PageRank: the weights of row %d (1-based) sum to %g", i + 1, sum);
 }
 
-/* P^T and d from G, on the host (in parallel where it pays: the transpose and the passes
- * over the entries). */
+/* P^T and d from G: the row sums on the host (they name a bad weight), the transpose where
+ * G's plans are made (spira__matrix_transpose_scaled: on the GPU on the CUDA backend). */
 static spira_status transition_build(spira_matrix G, const void *arg, void **out)
 {
     (void)arg;
     spira_context ctx = G->ctx;
     const spira__csr *c = &G->csr;
     double *inv = NULL; /* 1 / s_i, or 0 for a dangling row (host, n) */
-    spira__csr PT = {0};
     transition *t = NULL;
     spira_status s = spira__alloc(ctx, (void **)&inv, (size_t)c->nrows, sizeof *inv,
                                   "PageRank row sums");
@@ -108,22 +108,16 @@ static spira_status transition_build(spira_matrix G, const void *arg, void **out
         const int32_t bad = row_sums(c, inv);
         if (bad < c->nrows) s = row_error(ctx, c, bad);
     }
-    /* P^T(j,i) = G(i,j) / s_i: the transpose scales row i of G by 1/s_i as it goes */
-    if (s == SPIRA_OK) s = spira__csr_transpose_scaled(ctx, c, inv, &PT);
     if (s == SPIRA_OK && !(t = spira__calloc(1, sizeof *t)))
         s = spira__nomem(ctx, "PageRank transition", sizeof *t);
-    if (s == SPIRA_OK) {
-        s = spira__matrix_wrap(ctx, &PT, 0, &t->PT); /* takes PT over, even on failure */
-        PT.row_ptr = PT.col_idx = NULL;
-        PT.val = NULL;
-    }
+    /* P^T(j,i) = G(i,j) / s_i: the transpose scales row i of G by 1/s_i as it goes */
+    if (s == SPIRA_OK) s = spira__matrix_transpose_scaled(G, inv, &t->PT);
     if (s == SPIRA_OK) {
         for (int32_t i = 0; i < c->nrows; i++) inv[i] = inv[i] == 0 ? 1.0 : 0.0; /* now d */
         s = spira_vector_create(ctx, c->nrows, c->dtype, &t->dangling);
         if (s == SPIRA_OK) s = spira_vector_set_f64(t->dangling, inv);
     }
     spira__free(inv);
-    spira__csr_free(&PT);
     if (s != SPIRA_OK) {
         transition_destroy(t);
         return s;

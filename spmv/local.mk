@@ -44,6 +44,9 @@ noinst_HEADERS += spmv/csr_gpu.cuh spmv/csr_row.cuh spmv/rows_gpu.cuh spmv/sort_
 	spmv/coo_gpu.cuh spmv/ell_gpu.cuh spmv/hyb_gpu.cuh spmv/padding.h
 CUDA_SRCS += spmv/rows_gpu.cu spmv/suraa_convert_gpu.cu
 libspira_spmv_la_SOURCES += spmv/padding.c spmv/pkt_partition.c
+# a matrix's scaled transpose (PageRank's P^T), on the GPU where the plans are made there
+libspira_spmv_la_SOURCES += spmv/transpose.c
+CUDA_SRCS += spmv/transpose_gpu.cu
 
 # SpMV over GF(2) (Schmidt, Aribowo, Dang): its own formats over the same plan machinery
 libspira_spmv_la_SOURCES += spmv/gf2/gf2.c spmv/gf2/gf2_csr.c spmv/gf2/gf2_sliced.c

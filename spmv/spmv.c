@@ -7,6 +7,7 @@
 #include "spmv.h"
 #include "device.h"
 #include "csr.h"
+#include "cuda/gateway.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -115,6 +116,67 @@ const spira__csr_dev *spira__matrix_csr_dev_present(spira_matrix A)
     return e ? (const spira__csr_dev *)((spira__csr_dev_entry *)e->plan)->dev : NULL;
 }
 
+spira_status spira__matrix_adopt_csr_dev(spira_context ctx, const spira__csr *shape, void *dev,
+                                         spira_matrix *out)
+{
+    *out = NULL;
+    spira__csr_dev_entry *c = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&c, 1, sizeof *c, "device CSR entry");
+    if (s != SPIRA_OK) {
+        spira__dev_destroy(ctx, spira__csr_scalar_format.gpu, dev);
+        return s;
+    }
+    c->ctx = ctx;
+    c->dev = dev;
+    spira__csr none = *shape;
+    none.row_ptr = none.col_idx = NULL;
+    none.val = NULL;
+    spira_matrix A = NULL;
+    s = spira__matrix_wrap(ctx, &none, 0, &A);
+    if (s != SPIRA_OK) {
+        csr_dev_entry_destroy(c);
+        return s;
+    }
+    A->host_absent = 1;
+    s = spira__matrix_cache_put(A, CSR_DEVICE_KEY, c, csr_dev_entry_destroy, 0, NULL);
+    if (s != SPIRA_OK) {
+        spira_matrix_destroy(A);
+        return s;
+    }
+    *out = A;
+    return SPIRA_OK;
+}
+
+spira_status spira__matrix_host_csr(spira_matrix A)
+{
+    if (!A->host_absent) return SPIRA_OK;
+    spira_context ctx = A->ctx;
+    const spira__csr_dev *d = spira__matrix_csr_dev_present(A);
+    spira__csr *c = &A->csr;
+    const size_t rb = ((size_t)c->nrows + 1) * sizeof(int32_t);
+    const size_t cb = (size_t)c->nnz * sizeof(int32_t);
+    const size_t vb = (size_t)c->nnz * spira_dtype_size(c->dtype);
+    int32_t *rp = NULL, *ci = NULL;
+    void *v = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&rp, 1, rb, "CSR row pointers");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&ci, 1, cb ? cb : 1, "CSR column indices");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, &v, 1, vb ? vb : 1, "CSR values");
+    if (s == SPIRA_OK) s = spira__cuda_download(ctx, rp, d->row_ptr, rb);
+    if (s == SPIRA_OK) s = spira__cuda_download(ctx, ci, d->col_idx, cb);
+    if (s == SPIRA_OK) s = spira__cuda_download(ctx, v, d->val, vb);
+    if (s != SPIRA_OK) {
+        spira__free(rp);
+        spira__free(ci);
+        spira__free(v);
+        return s;
+    }
+    c->row_ptr = rp;
+    c->col_idx = ci;
+    c->val = v;
+    A->host_absent = 0;
+    return SPIRA_OK;
+}
+
 /* A matrix that no one has chosen a format for is auto's, not chosen yet: auto.c chooses at
  * its first multiply or solve, for the multiplies then expected. */
 const char *spira__matrix_format(spira_matrix A)
@@ -171,6 +233,7 @@ spira_status spira__spmv_plan_lookup(spira_matrix A, spira__spmv_plan **plan)
         double upload_ms = 0; /* the device CSR's, when this plan is the first to need it */
         if (f->gpu && (f->gpu->build || f->gpu->shares_csr))
             SPIRA__TRY(spira__matrix_csr_dev(A, &dA, &upload_ms));
+        if (!dA) SPIRA__TRY(spira__matrix_host_csr(A)); /* converted on the host */
         spira__spmv_plan *p = NULL;
         SPIRA__TRY(spira__plan_build(A->ctx, "SpMV", f, &A->csr, dA, A->format_opts, &p));
         p->upload_ms += upload_ms;

@@ -67,6 +67,21 @@ typedef struct {
 spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, double *upload_ms);
 /* A's device CSR if a plan or the format choice has uploaded it already, else NULL (no upload). */
 const spira__csr_dev *spira__matrix_csr_dev_present(spira_matrix A);
+/* *A = a new matrix of shape's sizes and type whose CSR is dev alone (a device handle of
+ * csr-scalar's, taken over: destroyed on failure too), its host arrays absent until a host
+ * conversion needs them (spira__matrix_host_csr, which spira__spmv_plan_lookup calls). For
+ * the library's own matrices (PageRank's P^T), never handed to callers: the public calls
+ * read the host arrays. */
+spira_status spira__matrix_adopt_csr_dev(spira_context ctx, const spira__csr *shape, void *dev,
+                                         spira_matrix *A);
+/* A's host CSR downloaded from its device CSR if A was made on the device; else nothing. */
+spira_status spira__matrix_host_csr(spira_matrix A);
+/* *AT = A^T with row i of A scaled by row_scale[i] (NULL: none) in double, rounded once to
+ * A's type: made on the GPU when the CUDA backend converts there (AT's CSR then on the device
+ * alone, as spira__matrix_adopt_csr_dev's), else on the host; the same arrays either way
+ * (transpose.c). */
+spira_status spira__matrix_transpose_scaled(spira_matrix A, const double *row_scale,
+                                            spira_matrix *AT);
 
 /* The plan of A's selected format, built on first call, a choice auto still has to make
  * made first (multiply.c). */

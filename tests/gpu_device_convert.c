@@ -10,7 +10,8 @@
  * Where the layout is fixed (dia), the device-built arrays are read back and compared with
  * the host's byte for byte, padding included (ell, coo, hyb, sell, cmrs and suraa: in
  * gpu_device_layout.c). auto's row statistics counted on the GPU are
- * compared with the host's on the same matrices.
+ * compared with the host's on the same matrices, and so is the scaled transpose (PageRank's
+ * P^T), made on the GPU into a matrix whose CSR is on the device alone.
  */
 #include "testutil.h"
 #include "spmv.h"
@@ -203,6 +204,48 @@ static void stats_match(spira_matrix Ad, const char *label)
                       "(beyond the limit)", label, g.dia_fill, h.dia_fill);
 }
 
+/* The scaled transpose (PageRank's P^T) made on the GPU against the host's, with row scales
+ * (some 0, as a dangling row's) and without: the GPU's is a matrix whose CSR is on the
+ * device alone (not made on the host and uploaded); each device-built format (and with every,
+ * each CSR-sharing one) multiplies it to the host's bits; read back, its arrays equal the
+ * host's byte for byte, the row pointers the device made poisoned first (tu_dev_ctx). */
+static void transpose_match(spira_matrix Ad, spira_matrix Ah, const char *label, unsigned seed,
+                            int every)
+{
+    const int32_t m = Ad->csr.nrows;
+    double *scale = malloc(((size_t)m + 1) * sizeof *scale);
+    for (int32_t i = 0; i < m; i++) scale[i] = i % 7 == 3 ? 0 : tu_uniform(&seed, 0.1, 3);
+    for (int scaled = 0; scaled < 2; scaled++) {
+        spira_matrix Td, Th;
+        ck_assert_msg(spira__matrix_transpose_scaled(Ad, scaled ? scale : NULL, &Td) == SPIRA_OK,
+                      "%s: %s", label, spira_last_error(tu_dev_ctx));
+        ck_assert_int_eq(spira__matrix_transpose_scaled(Ah, scaled ? scale : NULL, &Th), SPIRA_OK);
+        ck_assert_msg(Td->host_absent && !Th->host_absent, "%s: the GPU's transpose was %smade "
+                      "on the device", label, Td->host_absent ? "" : "not ");
+        if (scaled) compare_all(Td, Th, label, seed, every);
+        ck_assert_int_eq(spira__matrix_host_csr(Td), SPIRA_OK);
+        const spira__csr *d = &Td->csr, *h = &Th->csr;
+        ck_assert_msg(d->nrows == h->nrows && d->ncols == h->ncols && d->nnz == h->nnz &&
+                          d->dtype == h->dtype, "%s: A^T %d x %d, %d entries on the GPU; %d x "
+                      "%d, %d on the host", label, d->nrows, d->ncols, d->nnz, h->nrows, h->ncols,
+                      h->nnz);
+        for (int32_t i = 0; i <= d->nrows; i++)
+            ck_assert_msg(d->row_ptr[i] == h->row_ptr[i], "%s: row_ptr[%d] = %d on the GPU, "
+                          "%d on the host", label, i, d->row_ptr[i], h->row_ptr[i]);
+        for (int32_t k = 0; k < d->nnz; k++)
+            ck_assert_msg(d->col_idx[k] == h->col_idx[k] &&
+                              memcmp((char *)d->val + (size_t)k * spira_dtype_size(d->dtype),
+                                     (char *)h->val + (size_t)k * spira_dtype_size(d->dtype),
+                                     spira_dtype_size(d->dtype)) == 0,
+                          "%s (%s): entry %d: column %d value %.17g on the GPU, %d %.17g on the "
+                          "host", label, scaled ? "scaled" : "not scaled", k, d->col_idx[k],
+                          spira__get(d->val, d->dtype, k), h->col_idx[k],
+                          spira__get(h->val, h->dtype, k));
+        spira_matrix_destroy(Td), spira_matrix_destroy(Th);
+    }
+    free(scale);
+}
+
 /* _i: a shape of tu_shapes, float and double */
 START_TEST(gpu_device_convert_shapes)
 {
@@ -215,6 +258,7 @@ START_TEST(gpu_device_convert_shapes)
         dia_layouts_match(Ad, Ah, NULL, tu_shapes[_i].name);
         dia_layouts_match(Ad, Ah, "max_fill=100000", tu_shapes[_i].name);
         stats_match(Ad, tu_shapes[_i].name);
+        transpose_match(Ad, Ah, tu_shapes[_i].name, seed, 0);
         spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
     }
 }
@@ -228,6 +272,7 @@ START_TEST(gpu_device_convert_bundled)
     ck_assert_int_gt(compare_all(Ad, Ah, tu_bundled[_i], tu_seed(), 1), 0);
     dia_layouts_match(Ad, Ah, "max_fill=100000", tu_bundled[_i]);
     stats_match(Ad, tu_bundled[_i]);
+    transpose_match(Ad, Ah, tu_bundled[_i], tu_seed(), 1);
     spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
 }
 END_TEST

@@ -28,7 +28,7 @@ extern "C" {
 #define ANCHOR(name) const void *spira__module_##name(void);
 ANCHOR(fused) ANCHOR(blas) ANCHOR(auto) ANCHOR(diagonals) ANCHOR(rows) ANCHOR(csr)
 ANCHOR(csr_vector) ANCHOR(merge) ANCHOR(dia) ANCHOR(ell) ANCHOR(coo) ANCHOR(cg)
-ANCHOR(pagerank)
+ANCHOR(transpose) ANCHOR(pagerank)
 #undef ANCHOR
 }
 
@@ -40,7 +40,7 @@ const void *(*const anchors[])(void) = {
     spira__module_fused, spira__module_blas, spira__module_auto, spira__module_diagonals,
     spira__module_rows,  spira__module_csr,  spira__module_csr_vector, spira__module_merge,
     spira__module_dia,   spira__module_ell,  spira__module_coo, spira__module_cg,
-    spira__module_pagerank,
+    spira__module_transpose, spira__module_pagerank,
 };
 
 /* Errors here are nobody's: a kernel not loaded now is loaded at its first launch. The
