@@ -28,16 +28,20 @@ static spira_status on_host(spira_matrix A, const double *row_scale, spira_matri
     return spira__matrix_wrap(A->ctx, &t, 0, AT);
 }
 
-/* From A's device CSR, uploaded if no plan has yet and then kept in A as a plan's upload
- * would be: freeing it again (cudaFree of 200 MB) took 9 ms on the H100, more than the
- * transpose itself (bench/results/2026-11-27-session18). */
+/* From A's device CSR if a plan has uploaded it, else from a copy uploaded for this call
+ * alone and freed after it: A itself (PageRank's G) may never be multiplied, and kept in A
+ * the copy would hold A's bytes on the device for A's life (no faster: the setup of
+ * PageRank on R-MAT 2^20 took the same 24-35 ms either way on the H100 and the H200,
+ * bench/results/2026-11-27-session18). */
 static spira_status on_device(spira_matrix A, const double *row_scale, spira_matrix *AT,
                               spira_status (*transpose)(spira_context, const spira__csr_dev *,
                                                         const double *, spira__csr_dev *))
 {
     spira_context ctx = A->ctx;
-    const spira__csr_dev *dA = NULL;
-    spira_status s = spira__matrix_csr_dev(A, &dA, NULL);
+    const spira__csr_dev *dA = spira__matrix_csr_dev_present(A);
+    spira__csr_dev *own = NULL;
+    spira_status s = dA ? SPIRA_OK : spira__cuda_csr_upload(ctx, &A->csr, &own);
+    if (own) dA = own;
     /* A^T's arrays, allocated (no host arrays to copy: the upload only sizes them) */
     const spira__csr shape = {.nrows = A->csr.ncols, .ncols = A->csr.nrows,
                               .nnz = A->csr.nnz, .dtype = A->csr.dtype};
@@ -52,6 +56,7 @@ static spira_status on_device(spira_matrix A, const double *row_scale, spira_mat
     if (s == SPIRA_OK) s = transpose(ctx, dA, (const double *)scale, (spira__csr_dev *)dev);
     spira__cuda_scratch_free(ctx, scale);
     if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
+    spira__cuda_csr_free(ctx, own);
     if (s != SPIRA_OK) {
         spira__dev_destroy(ctx, spira__csr_scalar_format.gpu, dev);
         return s;
