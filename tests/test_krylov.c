@@ -85,7 +85,10 @@ START_TEST(bicgstab_laplacian_3d_jacobi)
 END_TEST
 
 /* Nonsymmetric, badly row-scaled convection-diffusion: converges with and without the
- * (right) Jacobi preconditioner, which needs fewer iterations; _i: float. */
+ * (right) Jacobi preconditioner, which needs fewer iterations; _i: float. In float both
+ * counts swing with the restarts from the true residual (over 81 seeds Jacobi took 35-72
+ * iterations and once 196, plain BiCGSTAB 85-315; about 1 seed in 100 had Jacobi's the
+ * larger), so "fewer" is held in double, and float's count only bounded. */
 START_TEST(bicgstab_convection_diffusion)
 {
     spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
@@ -103,9 +106,9 @@ START_TEST(bicgstab_convection_diffusion)
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_BICGSTAB, A, b, x, &o, &pre), SPIRA_OK);
     ck_assert_double_le(pre.rel_residual, 20 * rtol);
     ck_assert_double_le(tu_max_err(x, xt), t == SPIRA_R64 ? 1e-6 : 5e-2);
-    ck_assert_int_lt(pre.iterations, plain.iterations);
+    if (t == SPIRA_R64) ck_assert_int_lt(pre.iterations, plain.iterations);
     ck_assert_int_gt(pre.iterations, 5);
-    ck_assert_int_lt(pre.iterations, 100);
+    ck_assert_int_lt(pre.iterations, t == SPIRA_R64 ? 100 : 400);
     free3(x, xt, b);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
