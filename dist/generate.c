@@ -63,11 +63,7 @@ spira_status spira_dist_matrix_rmat(spira_context ctx, MPI_Comm comm, int scale,
     if (!A) return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "NULL output");
     *A = NULL;
     spira_status s = spira__dist_check_context(ctx);
-    if (s == SPIRA_OK && dtype != SPIRA_R32 && dtype != SPIRA_R64)
-        s = spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown dtype %d", (int)dtype);
-    if (s == SPIRA_OK && (scale < 1 || scale > 40 || edge_factor < 1 || edge_factor > 1024))
-        s = spira__error(ctx, SPIRA_ERR_INVALID_ARG, "R-MAT scale %d (1..40) and edge factor "
-                         "%d (1..1024)", scale, edge_factor);
+    if (s == SPIRA_OK) s = spira__rmat_check(ctx, scale, edge_factor, dtype);
     s = spira__dist_agree(ctx, comm, s);
     if (s != SPIRA_OK) return s;
     spira__dist_layout *L;

@@ -1,10 +1,10 @@
 /*
  * spira-pagerank - PageRank of a graph given as a Matrix Market adjacency matrix (entry
- * (i, j) is an edge i -> j; pattern files give weight 1, others weight the edges). Prints
- * the top K vertices (1-based ids) with their ranks, the iterations and the times; writes
- * the whole rank vector with --output. Under `mpirun -np N` (a library built --with-mpi),
- * with --dist or for --rmat, the same iteration distributed over the ranks, one GPU each
- * (dist_cli.c).
+ * (i, j) is an edge i -> j; pattern files give weight 1, others weight the edges), or of
+ * Graph500's R-MAT graph generated (--rmat). Prints the top K vertices (1-based ids) with
+ * their ranks, the iterations and the times; writes the whole rank vector with --output.
+ * Under `mpirun -np N` (a library built --with-mpi) or with --dist, the same iteration
+ * distributed over the ranks, one GPU each (dist_cli.c).
  */
 #include "cli.h"
 #include "dist_cli.h"
@@ -35,8 +35,9 @@ static void usage(FILE *f)
             "                      ranks come back in G's numbering); the bandwidths printed\n"
             "  --output FILE       write the rank vector (Matrix Market array)\n"
             "  --rmat SCALE:EF     the R-MAT graph of 2^SCALE vertices and EF 2^SCALE edges\n"
-            "                      (Graph500: a, b, c = 0.57, 0.19, 0.19), made by the ranks\n"
-            "                      themselves: a distributed run (--with-mpi)\n"
+            "                      (Graph500: a, b, c = 0.57, 0.19, 0.19), generated: in one\n"
+            "                      process up to 2^31 - 1 edges, in a distributed run by the\n"
+            "                      ranks themselves\n"
             "  --seed S            R-MAT's seed (default 1)\n"
             "  --repeat N          run N times, the transition built once, and report the\n"
             "                      median of runs 2..N (default 1)\n"
@@ -100,7 +101,6 @@ static int parse_args(int argc, char **argv, pagerank_args *a)
         case 'R':
             cli_int_pair("--rmat", optarg, "SCALE:EF", 1, 40, 1, 1024, &a->rmat_scale,
                          &a->rmat_ef);
-            a->dist = 1;
             break;
         case 'S': a->seed = cli_int("--seed", optarg, 0, LLONG_MAX); break;
         case 'r': a->repeat = (int)cli_int("--repeat", optarg, 1, 1000000); break;
@@ -163,14 +163,23 @@ int main(int argc, char **argv)
     spira_status created = spira_context_create(&ctx, &a.copts); /* sets ctx, even on failure */
     cli_check(ctx, created, "creating the context");
     spira_matrix G;
-    cli_check(ctx, spira_matrix_read_mm(ctx, path, dtype, &G), path);
+    char rmat[96];
+    const char *name = path ? path : rmat;
+    if (path) {
+        cli_check(ctx, spira_matrix_read_mm(ctx, path, dtype, &G), path);
+    } else {
+        cli_check(ctx, spira_matrix_rmat(ctx, (int)a.rmat_scale, (int)a.rmat_ef,
+                                         (uint64_t)a.seed, dtype, &G), "generating the R-MAT graph");
+        snprintf(rmat, sizeof rmat, "the R-MAT graph of 2^%lld vertices, edge factor %lld, seed "
+                 "%lld", a.rmat_scale, a.rmat_ef, a.seed);
+    }
     if (format) cli_set_format(ctx, G, format, 0);
     spira_matrix_info mi;
     spira_matrix_get_info(G, &mi);
     spira_vector rank;
     cli_check(ctx, spira_vector_create(ctx, mi.nrows, dtype, &rank), "allocating the ranks");
 
-    printf("spira %s: PageRank of %s\n", spira_version(), path);
+    printf("spira %s: PageRank of %s\n", spira_version(), name);
     printf("  graph       %lld vertices, %lld edges, %s\n", (long long)mi.nrows,
            (long long)mi.nnz, dtype == SPIRA_R64 ? "double" : "single");
     printf("  backend     %s: %s\n",

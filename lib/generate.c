@@ -1,7 +1,7 @@
 /*
  * generate.c - generated test problems: the 2-D and 3-D finite-difference Laplacians, and
- * the edges of R-MAT graphs (Chakrabarti, Zhan and Faloutsos 2004, with Graph500's
- * parameters), one at a time, so a distributed generator makes each rank's share.
+ * R-MAT graphs (Chakrabarti, Zhan and Faloutsos 2004, with Graph500's parameters), made an
+ * edge at a time, so a distributed generator makes each rank's share of the same graph.
  */
 #include "spira_impl.h"
 
@@ -105,4 +105,46 @@ void spira__rmat_edge(int scale, uint64_t seed, int64_t k, int64_t *u, int64_t *
      * the numbering (and over the ranks' row blocks) */
     *u = scramble(r, scale);
     *v = scramble(c, scale);
+}
+
+spira_status spira__rmat_check(spira_context ctx, int scale, int edge_factor, spira_dtype dtype)
+{
+    if (dtype != SPIRA_R32 && dtype != SPIRA_R64)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown dtype %d", (int)dtype);
+    if (scale < 1 || scale > 40 || edge_factor < 1 || edge_factor > 1024)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "R-MAT scale %d (1..40) and edge "
+                            "factor %d (1..1024)", scale, edge_factor);
+    return SPIRA_OK;
+}
+
+spira_status spira_matrix_rmat(spira_context ctx, int scale, int edge_factor, uint64_t seed,
+                               spira_dtype dtype, spira_matrix *A)
+{
+    if (!ctx || !A) return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "NULL context or output");
+    *A = NULL;
+    SPIRA__TRY(spira__rmat_check(ctx, scale, edge_factor, dtype));
+    const int64_t n = (int64_t)1 << scale, edges = (int64_t)edge_factor << scale;
+    if (spira__check_dims(ctx, n, n, edges) != SPIRA_OK)
+        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED, "R-MAT of 2^%d vertices and %lld edges "
+                            "in one process: beyond 32-bit indices (2^31 - 1); "
+                            "spira_dist_matrix_rmat makes it over several ranks", scale,
+                            (long long)edges);
+    int32_t *ri = NULL, *ci = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&ri, (size_t)edges, sizeof *ri, "R-MAT edges");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&ci, (size_t)edges, sizeof *ci, "R-MAT edges");
+    if (s == SPIRA_OK) {
+        /* each edge drawn from its own number: any split over threads makes the same edges */
+#pragma omp parallel for schedule(static) if (edges > SPIRA__PARALLEL_ITEMS)
+        for (int64_t k = 0; k < edges; k++) {
+            int64_t u, v;
+            spira__rmat_edge(scale, seed, k, &u, &v);
+            ri[k] = (int32_t)u, ci[k] = (int32_t)v;
+        }
+    }
+    spira__csr c;
+    /* no values: each drawn edge counts one, repeats summed */
+    if (s == SPIRA_OK) s = spira__csr_from_coo(ctx, n, n, edges, ri, ci, NULL, dtype, &c);
+    spira__free(ri);
+    spira__free(ci);
+    return s == SPIRA_OK ? spira__matrix_wrap(ctx, &c, 0, A) : s;
 }

@@ -156,6 +156,15 @@ SPIRA_API spira_status spira_matrix_write_mm(spira_matrix A, const char *path);
  * 7-point; Dirichlet boundary, diagonal 2*dim, off-diagonals -1): SPD, n^dim rows. */
 SPIRA_API spira_status spira_matrix_laplacian(spira_context ctx, int dim, int64_t n,
                                               spira_dtype dtype, spira_matrix *A);
+/* The R-MAT graph with Graph500's parameters (Chakrabarti, Zhan, Faloutsos 2004: quadrant
+ * probabilities a, b, c = 0.57, 0.19, 0.19; vertex numbers scrambled): 2^scale vertices and
+ * edge_factor 2^scale edges drawn from seed, G(u,v) = how often the edge u -> v was drawn
+ * (self-loops kept, as Graph500's generator makes them). The graph spira_dist_matrix_rmat
+ * makes on any number of ranks, here in one process, for PageRank and SpMV benchmarks
+ * without a file. One process holds 32-bit indices: scale <= 30 and at most 2^31 - 1
+ * edges drawn, else SPIRA_ERR_UNSUPPORTED naming the sizes. */
+SPIRA_API spira_status spira_matrix_rmat(spira_context ctx, int scale, int edge_factor,
+                                         uint64_t seed, spira_dtype dtype, spira_matrix *A);
 SPIRA_API spira_status spira_matrix_get_info(spira_matrix A, spira_matrix_info *info);
 /* Copy out the canonical CSR (sorted columns). Any pointer may be NULL. val gets
  * values in the matrix's dtype. Sizes from spira_matrix_get_info. */

@@ -310,6 +310,8 @@ int spira__laplacian_row(int dim, int64_t n, int64_t r, int64_t *col, double *va
 void spira__rmat_edge(int scale, uint64_t seed, int64_t k, int64_t *u, int64_t *v);
 /* Its arguments checked (dim 2 or 3, 1 <= n <= 2e6), *rows = n^dim. */
 spira_status spira__laplacian_check(spira_context ctx, int dim, int64_t n, int64_t *rows);
+/* R-MAT's arguments checked: scale 1..40, edge factor 1..1024, dtype a real type. */
+spira_status spira__rmat_check(spira_context ctx, int scale, int edge_factor, spira_dtype dtype);
 
 /* ---- matrix (lib/matrix.c) ------------------------------------------------------------
  * The matrix owns its canonical CSR and a cache of plans built by upper layers (spmv/,

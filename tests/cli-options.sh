@@ -111,6 +111,9 @@ bad spira-pagerank "--top '-3': want an integer from 0" --top -3 "$data"
 bad spira-pagerank "--tol 'nan'" --tol nan "$data"
 bad spira-pagerank "--maxit '4294967301'" --maxit 4294967301 "$data"
 bad spira-pagerank "unexpected argument 'second.mtx' (one graph file)" "$data" second.mtx
+bad spira-pagerank "unexpected argument 'g.mtx' (--rmat gives the graph)" --rmat 8:4 g.mtx
+bad spira-pagerank "--rmat '8:0': want SCALE:EF" --rmat 8:0
+run 1 "SPIRA_ERR_UNSUPPORTED" $bin/spira-pagerank --rmat 31:1 --backend cpu
 bad spira-spmv "--reps '0': want an integer from 1 to 1000000" --reps 0 $lap
 bad spira-spmv "--warmup '-1'" --warmup -1 $lap
 bad spira-spmv "--convert-reps '0': want an integer from 1 to 1000" --convert-reps 0 $lap
@@ -135,6 +138,15 @@ if ! $bin/spira-spmv --backend cpu --csv --reps 2 --warmup 0 --convert-reps 3 \
                NR > 1 { rows++; if (NF < h || $w == "") bad = 1 }
                END { exit !(w && rows == 3 && !bad) }' "$out"; then
     echo "FAIL: spira-spmv --convert-reps 3 --csv:"; sed 's/^/    /' "$out" "$err"
+    fails=$((fails + 1))
+fi
+
+# spira-pagerank --rmat in one process (any build): the generated graph's ranks
+n=$((n + 1))
+if ! $bin/spira-pagerank --rmat 10:4 --backend cpu --top 1 >"$out" 2>"$err" ||
+    ! grep -q "PageRank of the R-MAT graph of 2^10 vertices" "$out" ||
+    ! grep -q "1024 vertices" "$out" || ! grep -q "converged" "$out"; then
+    echo "FAIL: spira-pagerank --rmat 10:4:"; sed 's/^/    /' "$out" "$err"
     fails=$((fails + 1))
 fi
 

@@ -351,6 +351,59 @@ START_TEST(laplacian_rows_sum)
 }
 END_TEST
 
+/* spira_matrix_rmat is the graph of its drawn edges (spira__rmat_edge, each counted once,
+ * repeats summed), in both types; the same seed gives the same graph, another seed another;
+ * bad arguments and one-process sizes beyond 32-bit indices are refused before anything
+ * is allocated. */
+START_TEST(rmat_is_its_edges)
+{
+    spira_context ctx = tu_cpu();
+    const int scale = 9, ef = 8;
+    const int64_t n = 1 << scale, m = (int64_t)ef << scale;
+    const uint64_t seed = tu_seed();
+    int32_t *ri = malloc(m * sizeof *ri), *ci = malloc(m * sizeof *ci);
+    for (int64_t k = 0; k < m; k++) {
+        int64_t u, v;
+        spira__rmat_edge(scale, seed, k, &u, &v);
+        ri[k] = (int32_t)u, ci[k] = (int32_t)v;
+    }
+    for (int d = 0; d < 2; d++) {
+        const spira_dtype t = d ? SPIRA_R32 : SPIRA_R64;
+        spira_matrix G, E;
+        ck_assert_int_eq(spira_matrix_rmat(ctx, scale, ef, seed, t, &G), SPIRA_OK);
+        ck_assert_int_eq(spira_matrix_from_coo(ctx, n, n, m, ri, ci, NULL, t, &E), SPIRA_OK);
+        same_csr(&G->csr, &E->csr);
+        double total = 0;
+        for (int32_t k = 0; k < G->csr.nnz; k++) total += spira__get(G->csr.val, t, k);
+        ck_assert_double_eq(total, (double)m);
+        ck_assert_int_lt(G->csr.nnz, m); /* repeats were drawn, and summed */
+        spira_matrix_destroy(E);
+        ck_assert_int_eq(spira_matrix_rmat(ctx, scale, ef, seed + 1, t, &E), SPIRA_OK);
+        ck_assert_msg(E->csr.nnz != G->csr.nnz ||
+                          memcmp(E->csr.col_idx, G->csr.col_idx, (size_t)G->csr.nnz * 4) != 0,
+                      "seeds %llu and %llu made the same graph", (unsigned long long)seed,
+                      (unsigned long long)seed + 1);
+        spira_matrix_destroy(E), spira_matrix_destroy(G);
+    }
+    free(ri), free(ci);
+    spira_matrix G = (spira_matrix)&G; /* not NULL: a refusal must clear it */
+    const int bad[][3] = {{0, 8, SPIRA_R64}, {41, 8, SPIRA_R64}, {9, 0, SPIRA_R64},
+                          {9, 1025, SPIRA_R64}, {9, 8, 7}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_eq(spira_matrix_rmat(ctx, bad[i][0], bad[i][1], 1, (spira_dtype)bad[i][2],
+                                           &G), SPIRA_ERR_INVALID_ARG);
+        ck_assert_ptr_null(G);
+    }
+    /* 2^31 edges, and 2^31 vertices: the distributed generator's, not one process's */
+    ck_assert_int_eq(spira_matrix_rmat(ctx, 30, 2, 1, SPIRA_R64, &G), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "spira_dist_matrix_rmat"));
+    ck_assert_int_eq(spira_matrix_rmat(ctx, 31, 1, 1, SPIRA_R64, &G), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_ptr_null(G);
+    ck_assert_int_eq(spira_matrix_rmat(ctx, 9, 8, 1, SPIRA_R64, NULL), SPIRA_ERR_INVALID_ARG);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* The CSR reference in float agrees with the double reference on the same inputs. */
 START_TEST(reference_spmv_float_vs_double)
 {
@@ -392,6 +445,7 @@ Suite *suite_csr(void)
     tcase_add_test(tc, csr_validation);
     tcase_add_test(tc, sizes_beyond_int32);
     tcase_add_test(tc, laplacian_rows_sum);
+    tcase_add_test(tc, rmat_is_its_edges);
     tcase_add_test(tc, very_wide_matrix);
     tcase_add_loop_test(tc, transpose_twice_is_identity, 0, tu_nshapes);
     tcase_add_loop_test(tc, transpose_in_parallel_matches_one_thread, 0, 2);
