@@ -189,6 +189,16 @@ spira_matrix cli_load_matrix(spira_context ctx, const char *lap, const char *pat
     return A;
 }
 
+spira_matrix cli_rmat_graph(spira_context ctx, int scale, int edge_factor, unsigned long long seed,
+                            spira_dtype dtype, char *name, size_t name_size)
+{
+    spira_matrix G;
+    cli_check(ctx, spira_matrix_rmat(ctx, scale, edge_factor, (uint64_t)seed, dtype, &G),
+              "generating the R-MAT graph");
+    snprintf(name, name_size, "rmat-%d-%d-seed%llu", scale, edge_factor, seed);
+    return G;
+}
+
 void cli_set_format(spira_context ctx, spira_matrix A, const char *spec, int prepare)
 {
     char name[64], what[96];

@@ -53,6 +53,11 @@ void cli_positional(int argc, char **argv, int first, int max, const char *expec
  * Exits with a message on failure. */
 spira_matrix cli_load_matrix(spira_context ctx, const char *lap, const char *path,
                              spira_dtype dtype, char *name, size_t name_size);
+/* Graph500's R-MAT graph (spira_matrix_rmat) of 2^scale vertices and edge_factor 2^scale
+ * edges from seed; name gets a short label ("rmat-20-16-seed1"). Exits with a message on
+ * failure. */
+spira_matrix cli_rmat_graph(spira_context ctx, int scale, int edge_factor, unsigned long long seed,
+                            spira_dtype dtype, char *name, size_t name_size);
 /* Select A's SpMV format from "NAME" or "NAME:key=value,..." (--format); exits on error.
  * prepare: build its plan now, so a bad option value is reported as --format's. */
 void cli_set_format(spira_context ctx, spira_matrix A, const char *spec, int prepare);

@@ -163,16 +163,13 @@ int main(int argc, char **argv)
     spira_status created = spira_context_create(&ctx, &a.copts); /* sets ctx, even on failure */
     cli_check(ctx, created, "creating the context");
     spira_matrix G;
-    char rmat[96];
+    char rmat[64];
     const char *name = path ? path : rmat;
-    if (path) {
+    if (path)
         cli_check(ctx, spira_matrix_read_mm(ctx, path, dtype, &G), path);
-    } else {
-        cli_check(ctx, spira_matrix_rmat(ctx, (int)a.rmat_scale, (int)a.rmat_ef,
-                                         (uint64_t)a.seed, dtype, &G), "generating the R-MAT graph");
-        snprintf(rmat, sizeof rmat, "the R-MAT graph of 2^%lld vertices, edge factor %lld, seed "
-                 "%lld", a.rmat_scale, a.rmat_ef, a.seed);
-    }
+    else
+        G = cli_rmat_graph(ctx, (int)a.rmat_scale, (int)a.rmat_ef, (unsigned long long)a.seed,
+                           dtype, rmat, sizeof rmat);
     if (format) cli_set_format(ctx, G, format, 0);
     spira_matrix_info mi;
     spira_matrix_get_info(G, &mi);

@@ -24,6 +24,7 @@
 
 #include <float.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: spira-spmv [options] A.mtx[.gz]\n"
             "       spira-spmv [options] --laplacian DIM:N   (DIM 2 or 3, an N^DIM grid)\n"
+            "       spira-spmv [options] --rmat SCALE:EF [--seed S]   (Graph500's R-MAT graph)\n"
             "       spira-spmv --list-formats\n"
             "       spira-spmv --copy-bandwidth[=MIB] [--backend NAME]\n"
             "Time y = A x with each SpMV format and compare with cuSPARSE and the CPU reference.\n"
@@ -45,6 +47,7 @@ static void usage(FILE *f)
             "  --convert-reps N     convert each format N times (default 1): convert_ms is the\n"
             "                       first, convert_warm_ms the median of the others\n"
             "  --backend NAME       auto (default), cpu, cuda\n"
+            "  --seed S             the R-MAT graph's seed (default 1)\n"
             "  --csv                comma-separated output with a header line\n"
             "  --copy-bandwidth[=MIB]  also time a device-to-device copy of MIB MiB (default\n"
             "                       1024): (bytes read + written) / t, the bandwidth to compare\n"
@@ -182,9 +185,11 @@ int main(int argc, char **argv)
         {"backend", required_argument, 0, 'B'},   {"csv", no_argument, 0, 'c'},
         {"laplacian", required_argument, 0, 'L'}, {"list-formats", no_argument, 0, 'l'},
         {"copy-bandwidth", optional_argument, 0, 'C'}, {"help", no_argument, 0, 'h'},
-        {"convert-reps", required_argument, 0, 'R'},
+        {"convert-reps", required_argument, 0, 'R'}, {"rmat", required_argument, 0, 'G'},
+        {"seed", required_argument, 0, 'S'},
         {0, 0, 0, 0}};
     const char *formats = "all", *lap = NULL;
+    long long rmat_scale = 0, rmat_ef = 0, seed = 1;
     spira_context_opts copts = {.backend = SPIRA_BACKEND_AUTO};
     spira_dtype dtype = SPIRA_R64;
     long reps = 100, warmup = 5, copy_mib = 0, convert_reps = 1;
@@ -200,6 +205,10 @@ int main(int argc, char **argv)
         case 'B': copts.backend = cli_backend(optarg); break;
         case 'c': csv = 1; break;
         case 'L': lap = optarg; break;
+        case 'G':
+            cli_int_pair("--rmat", optarg, "SCALE:EF", 1, 40, 1, 1024, &rmat_scale, &rmat_ef);
+            break;
+        case 'S': seed = cli_int("--seed", optarg, 0, LLONG_MAX); break;
         case 'C': copy_mib = optarg ? cli_int("--copy-bandwidth", optarg, 1, 16384) : 1024; break;
         case 'l':
             for (int i = 0; i < spira_format_count(); i++) {
@@ -215,11 +224,14 @@ int main(int argc, char **argv)
         default: cli_bad_option(c, argv);
         }
     }
-    int have_matrix = optind < argc || lap;
+    if (lap && rmat_scale) cli_usage_error("--laplacian or --rmat, not both");
+    const char *made = lap ? "--laplacian" : rmat_scale ? "--rmat" : NULL;
+    int have_matrix = optind < argc || made;
     if (!have_matrix && copy_mib == 0)
-        cli_usage_error("no matrix: give A.mtx, --laplacian DIM:N or --copy-bandwidth");
-    cli_positional(argc, argv, optind, lap ? 0 : 1,
-                   lap ? "--laplacian gives the matrix" : "one matrix file");
+        cli_usage_error("no matrix: give A.mtx, --laplacian DIM:N, --rmat SCALE:EF or "
+                        "--copy-bandwidth");
+    cli_positional(argc, argv, optind, made ? 0 : 1,
+                   made ? "--laplacian or --rmat gives the matrix" : "one matrix file");
     spira_context ctx;
     spira_status created = spira_context_create(&ctx, &copts); /* sets ctx, even on failure */
     cli_check(ctx, created, "creating the context");
@@ -236,7 +248,11 @@ int main(int argc, char **argv)
     }
 
     char source[512];
-    spira_matrix A = cli_load_matrix(ctx, lap, lap ? NULL : argv[optind], dtype, source, sizeof source);
+    spira_matrix A = rmat_scale ? cli_rmat_graph(ctx, (int)rmat_scale, (int)rmat_ef,
+                                                 (unsigned long long)seed, dtype, source,
+                                                 sizeof source)
+                                : cli_load_matrix(ctx, lap, lap ? NULL : argv[optind], dtype,
+                                                  source, sizeof source);
     spira_matrix_info ai;
     spira_matrix_get_info(A, &ai);
     int32_t m = (int32_t)ai.nrows, n = (int32_t)ai.ncols, nnz = (int32_t)ai.nnz;

@@ -119,6 +119,9 @@ bad spira-spmv "--warmup '-1'" --warmup -1 $lap
 bad spira-spmv "--convert-reps '0': want an integer from 1 to 1000" --convert-reps 0 $lap
 bad spira-spmv "--copy-bandwidth '0'" --copy-bandwidth=0 $lap
 bad spira-spmv "unexpected argument 'second.mtx'" "$data" second.mtx
+bad spira-spmv "--laplacian or --rmat, not both" $lap --rmat 8:4
+bad spira-spmv "unexpected argument 'A.mtx' (--laplacian or --rmat gives the matrix)" --rmat 8:4 A.mtx
+bad spira-spmv "--seed '-1'" --rmat 8:4 --seed -1
 bad spira-gf2 "--reps '0': want an integer from 1 to 1000000" --reps 0 --nfs 100:3
 bad spira-gf2 "--nfs '100:300': want W <= N" --nfs 100:300
 bad spira-gf2 "--nfs '1x:3'" --nfs 1x:3
@@ -144,9 +147,17 @@ fi
 # spira-pagerank --rmat in one process (any build): the generated graph's ranks
 n=$((n + 1))
 if ! $bin/spira-pagerank --rmat 10:4 --backend cpu --top 1 >"$out" 2>"$err" ||
-    ! grep -q "PageRank of the R-MAT graph of 2^10 vertices" "$out" ||
+    ! grep -q "PageRank of rmat-10-4-seed1" "$out" ||
     ! grep -q "1024 vertices" "$out" || ! grep -q "converged" "$out"; then
     echo "FAIL: spira-pagerank --rmat 10:4:"; sed 's/^/    /' "$out" "$err"
+    fails=$((fails + 1))
+fi
+
+# spira-spmv --rmat: the generated graph, labelled by its sizes and seed
+n=$((n + 1))
+if ! $bin/spira-spmv --rmat 10:4 --seed 7 --backend cpu --formats coo --reps 2 >"$out" 2>"$err" ||
+    ! grep -q "rmat-10-4-seed7, 1024 x 1024" "$out"; then
+    echo "FAIL: spira-spmv --rmat 10:4 --seed 7:"; sed 's/^/    /' "$out" "$err"
     fails=$((fails + 1))
 fi
 
