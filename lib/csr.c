@@ -146,9 +146,7 @@ spira_status spira__csr_empty_line(spira_context ctx, const spira__csr *A, int32
     return SPIRA_OK;
 }
 
-/* Allocate the arrays of an nrows x ncols CSR with room for nnz entries. */
-/* with_values 0: a pattern, val stays NULL */
-static spira_status csr_alloc(spira_context ctx, spira__csr *A, int32_t nrows, int32_t ncols,
+spira_status spira__csr_alloc(spira_context ctx, spira__csr *A, int32_t nrows, int32_t ncols,
                               int32_t nnz, spira_dtype dtype, int with_values)
 {
     memset(A, 0, sizeof *A);
@@ -281,7 +279,7 @@ spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols
                                 "(0-based)",
                                 (long long)k, ri[k], ci[k], (long long)nrows, (long long)ncols);
     }
-    SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype, 1));
+    SPIRA__TRY(spira__csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype, 1));
     const int nt = spira__threads_for(nnz, nrows + 1);
     int32_t *cursors = NULL; /* nt rows of nrows + 1 */
     spira_status s = spira__alloc(ctx, (void **)&cursors, (size_t)nt * ((size_t)nrows + 1),
@@ -343,7 +341,7 @@ spira_status spira__csr_from_arrays(spira_context ctx, int64_t nrows, int64_t nc
             if (k > rp[i] && ci[k] <= ci[k - 1]) sorted = 0;
         }
     if (sorted) {
-        SPIRA__TRY(csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype, 1));
+        SPIRA__TRY(spira__csr_alloc(ctx, out, (int32_t)nrows, (int32_t)ncols, (int32_t)nnz, dtype, 1));
         memcpy(out->row_ptr, rp, ((size_t)nrows + 1) * sizeof(int32_t));
         if (nnz) memcpy(out->col_idx, ci, (size_t)nnz * sizeof(int32_t));
         if (val && nnz) memcpy(out->val, val, (size_t)nnz * spira_dtype_size(dtype));
@@ -399,7 +397,7 @@ spira_status spira__csr_transpose(spira_context ctx, const spira__csr *A, spira_
 spira_status spira__csr_transpose_scaled(spira_context ctx, const spira__csr *A,
                                          const double *row_scale, spira__csr *AT)
 {
-    SPIRA__TRY(csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype, A->val != NULL));
+    SPIRA__TRY(spira__csr_alloc(ctx, AT, A->ncols, A->nrows, A->nnz, A->dtype, A->val != NULL));
     const int nt = spira__threads_for(A->nnz, (int64_t)A->ncols + 1);
     const size_t w = (size_t)A->ncols + 1;
     int32_t *cursors = NULL; /* nt x w: thread t's next slot in each row of A^T */

@@ -225,6 +225,10 @@ typedef struct {
 
 /* Check that sizes fit 32-bit indices; SPIRA_ERR_UNSUPPORTED naming them otherwise. */
 spira_status spira__check_dims(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz);
+/* *A's arrays for an nrows x ncols CSR with room for nnz entries (with_values 0: a
+ * pattern, val stays NULL), the three budget-checked together; on failure none is left. */
+spira_status spira__csr_alloc(spira_context ctx, spira__csr *A, int32_t nrows, int32_t ncols,
+                              int32_t nnz, spira_dtype dtype, int with_values);
 /* Build canonical CSR from COO triplets (0-based; val in dtype, NULL: ones). Validates
  * indices. Does not take ownership of the inputs. */
 spira_status spira__csr_from_coo(spira_context ctx, int64_t nrows, int64_t ncols, int64_t nnz,

@@ -152,27 +152,19 @@ spira_status spira__matrix_host_csr(spira_matrix A)
     if (!A->host_absent) return SPIRA_OK;
     spira_context ctx = A->ctx;
     const spira__csr_dev *d = spira__matrix_csr_dev_present(A);
-    spira__csr *c = &A->csr;
-    const size_t rb = ((size_t)c->nrows + 1) * sizeof(int32_t);
-    const size_t cb = (size_t)c->nnz * sizeof(int32_t);
-    const size_t vb = (size_t)c->nnz * spira_dtype_size(c->dtype);
-    int32_t *rp = NULL, *ci = NULL;
-    void *v = NULL;
-    spira_status s = spira__alloc(ctx, (void **)&rp, 1, rb, "CSR row pointers");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, (void **)&ci, 1, cb ? cb : 1, "CSR column indices");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, &v, 1, vb ? vb : 1, "CSR values");
-    if (s == SPIRA_OK) s = spira__cuda_download(ctx, rp, d->row_ptr, rb);
-    if (s == SPIRA_OK) s = spira__cuda_download(ctx, ci, d->col_idx, cb);
-    if (s == SPIRA_OK) s = spira__cuda_download(ctx, v, d->val, vb);
+    spira__csr c;
+    SPIRA__TRY(spira__csr_alloc(ctx, &c, A->csr.nrows, A->csr.ncols, A->csr.nnz, A->csr.dtype, 1));
+    spira_status s = spira__cuda_download(ctx, c.row_ptr, d->row_ptr,
+                                          ((size_t)c.nrows + 1) * sizeof(int32_t));
+    if (s == SPIRA_OK)
+        s = spira__cuda_download(ctx, c.col_idx, d->col_idx, (size_t)c.nnz * sizeof(int32_t));
+    if (s == SPIRA_OK)
+        s = spira__cuda_download(ctx, c.val, d->val, (size_t)c.nnz * spira_dtype_size(c.dtype));
     if (s != SPIRA_OK) {
-        spira__free(rp);
-        spira__free(ci);
-        spira__free(v);
+        spira__csr_free(&c);
         return s;
     }
-    c->row_ptr = rp;
-    c->col_idx = ci;
-    c->val = v;
+    A->csr = c;
     A->host_absent = 0;
     return SPIRA_OK;
 }
