@@ -243,6 +243,44 @@ spira_status spira__csr_permute(spira_context ctx, const spira__csr *A, const in
     return s;
 }
 
+spira_status spira__csr_reorder(spira_context ctx, const spira__csr *A, spira_reorder kind,
+                                int32_t *perm, spira__csr *B)
+{
+    memset(B, 0, sizeof *B);
+    if (kind == SPIRA_REORDER_RCM) SPIRA__TRY(spira__csr_rcm(ctx, A, perm));
+    else if (kind == SPIRA_REORDER_DEGREE) SPIRA__TRY(spira__csr_degree_order(ctx, A, perm));
+    else
+        for (int32_t k = 0; k < A->nrows; k++) perm[k] = k;
+    return spira__csr_permute(ctx, A, perm, B);
+}
+
+spira_status spira_matrix_reorder(spira_matrix A, spira_reorder kind, int32_t *perm_out,
+                                  spira_matrix *PA)
+{
+    if (!A || !PA) return SPIRA_ERR_INVALID_ARG;
+    *PA = NULL;
+    spira_context ctx = A->ctx;
+    if (kind != SPIRA_REORDER_NONE && kind != SPIRA_REORDER_RCM && kind != SPIRA_REORDER_DEGREE)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "spira_matrix_reorder: ordering %d is "
+                            "none of SPIRA_REORDER_NONE, _RCM, _DEGREE", (int)kind);
+    if (A->csr.nrows != A->csr.ncols)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "spira_matrix_reorder needs a square matrix; this one is %d x %d",
+                            A->csr.nrows, A->csr.ncols);
+    int32_t *perm = NULL;
+    spira__csr B;
+    SPIRA__TRY(spira__alloc(ctx, (void **)&perm, (size_t)A->csr.nrows + 1, sizeof *perm,
+                            "permutation"));
+    spira_status s = spira__csr_reorder(ctx, &A->csr, kind, perm, &B);
+    if (s == SPIRA_OK && perm_out) memcpy(perm_out, perm, (size_t)A->csr.nrows * sizeof *perm);
+    spira__free(perm);
+    if (s != SPIRA_OK) {
+        spira__csr_free(&B);
+        return s;
+    }
+    return spira__matrix_wrap(ctx, &B, A->symmetric, PA);
+}
+
 int32_t spira__csr_bandwidth(const spira__csr *A)
 {
     /* the columns of a canonical row are sorted: its first and last are its extremes */

@@ -352,6 +352,13 @@ typedef enum {
                                length together (ELL/SELL-like kernels), hubs of power-law
                                graphs first */
 } spira_reorder;
+/* PA = P A P^T for ordering kind of a square A (SPIRA_REORDER_NONE: the identity, PA a
+ * copy), in A's context and dtype, canonical, with A's symmetry flag; perm (A's nrows
+ * entries, may be NULL) gets the permutation: perm[k] is A's row placed at k, so
+ * PA(k, l) = A(perm[k], perm[l]) and (P x)[k] = x[perm[k]]. The ordering and the copy are
+ * made on the host. What spira_solve_opts.reorder iterates on, to time formats on it. */
+SPIRA_API spira_status spira_matrix_reorder(spira_matrix A, spira_reorder kind, int32_t *perm,
+                                            spira_matrix *PA);
 
 typedef struct {
     double rtol;               /* relative tolerance on ||b - A x|| / ||b||, >= 0; 0 means

@@ -303,6 +303,9 @@ spira_status spira__csr_degree_order(spira_context ctx, const spira__csr *A, int
 spira_status spira__csr_permute(spira_context ctx, const spira__csr *A, const int32_t *perm,
                                 spira__csr *B);
 int32_t spira__csr_bandwidth(const spira__csr *A);
+/* perm <- ordering kind of square A (NONE: the identity), then B = P A P^T. */
+spira_status spira__csr_reorder(spira_context ctx, const spira__csr *A, spira_reorder kind,
+                                int32_t *perm, spira__csr *B);
 
 /* Row r (0-based) of spira_matrix_laplacian's dim-D Laplacian on an n^dim grid (lib/
  * generate.c): its columns ascending in col, its values in val (room for 2 dim + 1 each);

@@ -48,13 +48,9 @@ static spira_status build(spira_matrix A, spira_reorder kind, spira__reordered *
     }
     if (s == SPIRA_OK)
         s = spira__alloc(ctx, (void **)&iperm, (size_t)n + 1, sizeof *iperm, "inverse permutation");
+    if (s == SPIRA_OK) s = spira__csr_reorder(ctx, &A->csr, kind, perm, &B);
     if (s == SPIRA_OK)
-        s = kind == SPIRA_REORDER_RCM ? spira__csr_rcm(ctx, &A->csr, perm)
-                                      : spira__csr_degree_order(ctx, &A->csr, perm);
-    if (s == SPIRA_OK) {
         for (int32_t k = 0; k < n; k++) iperm[perm[k]] = k;
-        s = spira__csr_permute(ctx, &A->csr, perm, &B);
-    }
     if (s == SPIRA_OK) {
         R->band_before = spira__csr_bandwidth(&A->csr);
         R->band_after = spira__csr_bandwidth(&B);

@@ -122,6 +122,7 @@ bad spira-spmv "unexpected argument 'second.mtx'" "$data" second.mtx
 bad spira-spmv "--laplacian or --rmat, not both" $lap --rmat 8:4
 bad spira-spmv "unexpected argument 'A.mtx' (--laplacian or --rmat gives the matrix)" --rmat 8:4 A.mtx
 bad spira-spmv "--seed '-1'" --rmat 8:4 --seed -1
+bad spira-spmv "--reorder 'band': want none, rcm or degree" --rmat 8:4 --reorder band
 bad spira-gf2 "--reps '0': want an integer from 1 to 1000000" --reps 0 --nfs 100:3
 bad spira-gf2 "--nfs '100:300': want W <= N" --nfs 100:300
 bad spira-gf2 "--nfs '1x:3'" --nfs 1x:3
@@ -158,6 +159,16 @@ n=$((n + 1))
 if ! $bin/spira-spmv --rmat 10:4 --seed 7 --backend cpu --formats coo --reps 2 >"$out" 2>"$err" ||
     ! grep -q "rmat-10-4-seed7, 1024 x 1024" "$out"; then
     echo "FAIL: spira-spmv --rmat 10:4 --seed 7:"; sed 's/^/    /' "$out" "$err"
+    fails=$((fails + 1))
+fi
+
+# spira-spmv --reorder: the formats timed on P A P^T, said so, every format within its bound
+n=$((n + 1))
+if ! $bin/spira-spmv --rmat 10:4 --reorder degree --backend cpu --formats coo,sell --reps 2 \
+    >"$out" 2>"$err" ||
+    ! grep -q "rmat-10-4-seed1 in degree order, 1024 x 1024" "$out" ||
+    ! grep -q "^ordering degree: P A P^T made in" "$out"; then
+    echo "FAIL: spira-spmv --reorder degree:"; sed 's/^/    /' "$out" "$err"
     fails=$((fails + 1))
 fi
 

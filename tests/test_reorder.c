@@ -101,6 +101,54 @@ START_TEST(orderings_are_permutations)
 }
 END_TEST
 
+/* spira_matrix_reorder: the public P A P^T is the internal one for each ordering (the
+ * identity for none) with its permutation handed out, and refuses what it cannot order. */
+START_TEST(public_reorder_matches)
+{
+    spira_context ctx = tu_cpu();
+    const spira_reorder kinds[] = {SPIRA_REORDER_NONE, SPIRA_REORDER_RCM, SPIRA_REORDER_DEGREE};
+    spira_matrix A = tu_scrambled_band(ctx, 300, 3, 1, SPIRA_R32, tu_seed() + 3);
+    const spira__csr *c = &A->csr;
+    int32_t n = c->nrows, *perm = malloc(n * sizeof *perm), *want = malloc(n * sizeof *want);
+    for (int i = 0; i < 3; i++) {
+        spira_matrix PA;
+        memset(perm, 0xff, n * sizeof *perm);
+        ck_assert_int_eq(spira_matrix_reorder(A, kinds[i], perm, &PA), SPIRA_OK);
+        if (kinds[i] == SPIRA_REORDER_RCM) ck_assert_int_eq(spira__csr_rcm(ctx, c, want), SPIRA_OK);
+        else if (kinds[i] == SPIRA_REORDER_DEGREE)
+            ck_assert_int_eq(spira__csr_degree_order(ctx, c, want), SPIRA_OK);
+        else
+            for (int32_t k = 0; k < n; k++) want[k] = k;
+        ck_assert_mem_eq(perm, want, n * sizeof *perm);
+        spira__csr B;
+        ck_assert_int_eq(spira__csr_permute(ctx, c, want, &B), SPIRA_OK);
+        const spira__csr *p = &PA->csr;
+        ck_assert_int_eq(p->dtype, SPIRA_R32);
+        ck_assert_int_eq(p->nnz, B.nnz);
+        ck_assert_mem_eq(p->row_ptr, B.row_ptr, (n + 1) * sizeof *B.row_ptr);
+        ck_assert_mem_eq(p->col_idx, B.col_idx, B.nnz * sizeof *B.col_idx);
+        ck_assert_mem_eq(p->val, B.val, B.nnz * sizeof(float));
+        spira__csr_free(&B);
+        spira_matrix_destroy(PA);
+    }
+    ck_assert_int_eq(spira_matrix_reorder(A, SPIRA_REORDER_RCM, NULL, NULL), SPIRA_ERR_INVALID_ARG);
+    spira_matrix PA = (spira_matrix)1;
+    ck_assert_int_eq(spira_matrix_reorder(A, (spira_reorder)7, NULL, &PA), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_null(PA);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "ordering 7"));
+    const int32_t ri[] = {0, 4}, ci[] = {6, 1};
+    const double rv[] = {1, 2};
+    spira_matrix R;
+    ck_assert_int_eq(spira_matrix_from_coo(ctx, 5, 7, 2, ri, ci, rv, SPIRA_R64, &R), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_reorder(R, SPIRA_REORDER_DEGREE, NULL, &PA), SPIRA_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "5 x 7"));
+    spira_matrix_destroy(R);
+    free(perm), free(want);
+    spira_matrix_destroy(A);
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* RCM on a randomly numbered band of half-width w gives back a bandwidth of about w (the
  * scrambled one is near n), symmetric pattern or not (then on A + A^T's). */
 START_TEST(rcm_restores_band)
@@ -604,6 +652,7 @@ Suite *suite_reorder(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, orderings_are_permutations);
     tcase_add_test(tc, rcm_restores_band);
+    tcase_add_test(tc, public_reorder_matches);
     tcase_add_loop_test(tc, random_solves_match, 0, 2);
     tcase_add_test(tc, bundled_solves_match);
     tcase_add_test(tc, reorder_cached_and_reported);
