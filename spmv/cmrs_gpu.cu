@@ -201,6 +201,8 @@ static spira_status cmrs_dev_apply(spira_context ctx, void *dev, double alpha, c
     return SPIRA_OK;
 }
 
+SPIRA__MODULE_ANCHOR(cmrs, cmrs_fill_kernel<double>)
+
 extern "C" const spira__format_gpu spira__cmrs_gpu = {
     .handle = sizeof(cmrs_dev),
     .upload = cmrs_dev_upload,

@@ -256,3 +256,5 @@ extern "C" spira_status spira__suraa_dev_build(spira_context ctx, const spira__c
     spira__suraa_describe(S);
     return SPIRA_OK;
 }
+
+SPIRA__MODULE_SORT_WARM(suraa_convert)

@@ -274,6 +274,8 @@ spira_status suraa_dev_apply(spira_context ctx, void *dev, double alpha, const v
 
 } // namespace
 
+SPIRA__MODULE_ANCHOR(suraa, subwarp_kernel<double, 32>)
+
 extern "C" const spira__format_gpu spira__suraa_gpu = {
     .handle = sizeof(suraa_dev),
     .upload = suraa_dev_upload,

@@ -93,3 +93,4 @@ extern "C" spira_status spira__csr_dev_transpose_scaled(spira_context ctx, const
 }
 
 SPIRA__MODULE_ANCHOR(transpose, starts_kernel)
+SPIRA__MODULE_SORT_WARM(transpose)
