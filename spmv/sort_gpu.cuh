@@ -109,14 +109,19 @@ void warm_width(cudaStream_t st)
 } // namespace
 } // namespace spira_sort
 
-/* For lib/cuda/preload.cu's thread (SPIRA__MODULE_SORT_WARM): a real sort of each key width
- * on a stream of its own, waited for. A module's first sort otherwise waits about 1.5-1.8
- * ms on the H100 while CUB's sort kernels load (the most of SURAA's and SELL's first
- * conversion, bench/results/2026-11-27-session19 call 4); loading the module alone does not
- * load them. Device memory: about 0.5 MB from the stream-ordered pool, given back before
- * it returns; errors are nobody's (a kernel not loaded now loads at its first launch). */
-inline void spira__sort_warm(void)
+/* For lib/cuda/preload.cu's thread (SPIRA__MODULE_SORT_WARM): the kernels given loaded,
+ * then a real sort of each key width on a stream of its own, waited for. A module's first
+ * sort otherwise waits about 1.5-1.8 ms on the H100 while CUB's sort kernels load (the most
+ * of SURAA's and SELL's first conversion, bench/results/2026-11-27-session19 call 4);
+ * loading the module alone does not load them. Device memory: about 0.5 MB from the
+ * stream-ordered pool, given back before it returns; errors are nobody's (a kernel not
+ * loaded now loads at its first launch). */
+inline void spira__sort_warm(const void *const *kernels, int nkernels)
 {
+    for (int i = 0; i < nkernels; i++) { /* the attributes need the code: it loads */
+        cudaFuncAttributes attr;
+        if (cudaFuncGetAttributes(&attr, kernels[i]) != cudaSuccess) cudaGetLastError();
+    }
     cudaStream_t st;
     if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess) {
         cudaGetLastError();
@@ -129,9 +134,18 @@ inline void spira__sort_warm(void)
     cudaGetLastError();
 }
 
-/* extern "C" void spira__module_warm_NAME(void): this file's sorts warmed, for preload.cu */
-#define SPIRA__MODULE_SORT_WARM(name)                                                     \
-    extern "C" void spira__module_warm_##name(void) { spira__sort_warm(); }
+/* extern "C" void spira__module_warm_NAME(void), for preload.cu: this file's key kernels
+ * (KeyOf, both widths) and the other kernels listed (their addresses) loaded, its sorts
+ * warmed. Each kernel's own code loads at its first launch even in a loaded module, which
+ * took up to 1.3 ms for SURAA's key kernel (session 19, call 7). */
+#define SPIRA__MODULE_SORT_WARM(name, KeyOf, ...)                                          \
+    extern "C" void spira__module_warm_##name(void)                                        \
+    {                                                                                      \
+        const void *const kernels[] = {                                                    \
+            (const void *)spira_sort::keys_kernel<unsigned, KeyOf>,                        \
+            (const void *)spira_sort::keys_kernel<unsigned long long, KeyOf>, __VA_ARGS__}; \
+        spira__sort_warm(kernels, (int)(sizeof kernels / sizeof *kernels));                \
+    }
 
 /* perm[r], r < n: the rows 0..n-1 sorted by key_of(row) (an unsigned value below 2^bits,
  * bits <= 64; KeyOf a device-callable functor), ascending, ties in row order. bits 0 (one

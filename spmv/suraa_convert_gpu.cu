@@ -257,4 +257,6 @@ extern "C" spira_status spira__suraa_dev_build(spira_context ctx, const spira__c
     return SPIRA_OK;
 }
 
-SPIRA__MODULE_SORT_WARM(suraa_convert)
+SPIRA__MODULE_SORT_WARM(suraa_convert, length_key, (const void *)copy_kernel<double>,
+                        (const void *)copy_kernel<float>, (const void *)quartiles_kernel,
+                        (const void *)segments_kernel)

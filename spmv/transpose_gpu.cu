@@ -93,4 +93,5 @@ extern "C" spira_status spira__csr_dev_transpose_scaled(spira_context ctx, const
 }
 
 SPIRA__MODULE_ANCHOR(transpose, starts_kernel)
-SPIRA__MODULE_SORT_WARM(transpose)
+SPIRA__MODULE_SORT_WARM(transpose, column_of, (const void *)starts_kernel,
+                        (const void *)gather_kernel<double>, (const void *)gather_kernel<float>)
