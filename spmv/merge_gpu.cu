@@ -94,8 +94,8 @@ __global__ void __launch_bounds__(kTile, 12)
     int *s_end = (int *)(s_prod + merge_slot<T>(steps - 1) + 1);  /* the nr row ends */
     for (int i = tid; i < nr; i += kTile) s_end[i] = __ldg(&rp[r0 + 1 + i]);
 #pragma unroll 4
-    for (int i = tid; i < nk; i += kTile)
-        s_prod[merge_slot<T>(i)] = __ldg(&v[z0 + i]) * __ldg(&x[__ldg(&ci[z0 + i])]);
+    for (int i = tid; i < nk; i += kTile) /* entries read once: evict first, keep x cached */
+        s_prod[merge_slot<T>(i)] = __ldcs(&v[z0 + i]) * __ldg(&x[__ldcs(&ci[z0 + i])]);
     __syncthreads();
 
     /* this thread's share: the tile's steps [d, d_end); a thread past the path's end has
