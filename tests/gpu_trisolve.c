@@ -409,7 +409,15 @@ START_TEST(gpu_isai_solves)
         spira_vector_destroy(x), spira_vector_destroy(xt), spira_vector_destroy(b);
         spira_matrix_destroy(A);
     }
-    ck_assert_int_le(abs(info[0].iterations - info[1].iterations), 3 + info[0].iterations / 3);
+    /* rounding moves a Krylov method's history: CG's counts stay close, BiCGSTAB's on a
+     * nonsymmetric matrix less so (west0067: about 150 on the CPU, 66 apart on the GPU once in
+     * eleven suite runs, session 19; both to the tolerance) */
+    const int margin = cases[_i].solver == SPIRA_SOLVER_CG ? info[0].iterations / 3
+                                                           : info[0].iterations / 2;
+    ck_assert_msg(abs(info[0].iterations - info[1].iterations) <= 3 + margin,
+                  "%s: %d iterations on the CPU, %d on the GPU (seed %u)",
+                  cases[_i].file ? cases[_i].file : "laplacian", info[0].iterations,
+                  info[1].iterations, tu_seed());
     spira_context_destroy(cpu);
 }
 END_TEST
