@@ -114,10 +114,10 @@ static spira_status transition_build(spira_matrix G, const void *arg, void **out
     if (s == SPIRA_OK) s = spira__matrix_transpose_scaled(G, inv, &t->PT);
     if (s == SPIRA_OK) {
         /* now d, on row_sums' threads, each over the rows it summed: on one thread this loop
-         * took 7.5-8.3 ms of the 26-27 ms setup on R-MAT 2^20 on the GPU machine (H100, 16
+         * took 7.5-8.3 ms of the 24-27 ms setup on R-MAT 2^20 on the GPU machine (H100, 16
          * cores), where it takes 0.8 ms in a test program on a development machine; why, not
          * known (pages first touched by the other threads, then migrated, would explain it).
-         * Not yet measured on the GPU machine this way. */
+         * On the threads the setup was 16.8-19.8 ms there (session 19, call 1). */
 #pragma omp parallel for schedule(static) if (c->nnz > SPIRA__PARALLEL_ITEMS)
         for (int32_t i = 0; i < c->nrows; i++) inv[i] = inv[i] == 0 ? 1.0 : 0.0;
         s = spira_vector_create(ctx, c->nrows, c->dtype, &t->dangling);
