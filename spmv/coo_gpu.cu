@@ -76,8 +76,8 @@ __global__ void __launch_bounds__(kCooBlock)
         int r = -1;
         T p = 0;
         if (k < e) {
-            r = rows[k];
-            p = vals[k] * __ldg(&x[cols[k]]);
+            r = __ldcs(&rows[k]); /* read once: evict first, keep x cached */
+            p = __ldcs(&vals[k]) * __ldg(&x[__ldcs(&cols[k])]);
         }
         p = seg_scan(lane, r, p);
         /* the open run either goes on in this chunk's first segment, or it ended with the

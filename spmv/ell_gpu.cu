@@ -29,9 +29,9 @@ __global__ void __launch_bounds__(kEllBlock)
          * step after the last column may pass INT32_MAX */
         unsigned at = i;
         for (int k = 0; k < K; k++, at += (unsigned)pitch) {
-            const int c = cols[at];
-            const T v = vals[at]; /* issued with the column load: padding holds 0 */
-            if (c < 0) break;     /* padding only at a row's end */
+            const int c = __ldcs(&cols[at]); /* read once: evict first, keep x cached */
+            const T v = __ldcs(&vals[at]);   /* issued with the column load: padding holds 0 */
+            if (c < 0) break;                /* padding only at a row's end */
             sum += v * __ldg(&x[c]);
         }
         y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];

@@ -161,9 +161,9 @@ __global__ void __launch_bounds__(kSellBlock)
         if (end - begin > 32u * kWide) continue; /* sell_wide_kernel's */
         T sum = 0;
         for (unsigned at = begin + lane; at < end; at += 32) {
-            const int c = cols[at];
-            const T v = vals[at]; /* issued with the column load: padding holds 0 */
-            if (c < 0) break;     /* padding only at a row's end */
+            const int c = __ldcs(&cols[at]); /* read once: evict first, keep x cached */
+            const T v = __ldcs(&vals[at]);   /* issued with the column load: padding holds 0 */
+            if (c < 0) break;                /* padding only at a row's end */
             sum += v * __ldg(&x[c]);
         }
         const int i = __ldg(&perm[r]);

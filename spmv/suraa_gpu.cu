@@ -90,7 +90,8 @@ __global__ void __launch_bounds__(SPIRA__SURAA_MAX_THREADS)
         const long long i = base + threadIdx.x / Y;
         T sum = 0;
         if (i < end)
-            for (int j = a.rp[i] + k; j < a.rp[i + 1]; j += Y) sum += a.v[j] * __ldg(&a.x[a.ci[j]]);
+            for (int j = a.rp[i] + k; j < a.rp[i + 1]; j += Y)
+                sum += __ldcs(&a.v[j]) * __ldg(&a.x[__ldcs(&a.ci[j])]);
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
         if ((threadIdx.x & 31) == 0) warp_sum[warp] = sum;
