@@ -19,12 +19,12 @@ __device__ __forceinline__ unsigned spira__vector_mask()
  * start+l+V, ..., so the vector's loads of ci and v are contiguous; for V = 32 and a row
  * longer than a warp, the first pass starts at the 32-aligned entry before the row (lanes
  * before start idle) so that later passes are aligned segments. The V partial sums are
- * reduced with __shfl_down_sync; the result is valid in the vector's lane 0. A warp-wide
- * vector reads its entries evict-first (each pass whole segments read once, so the caches
- * keep x); narrower ones read plainly, since a pass reads part of the lines the next one
- * reads (evict-first made a thread-a-row loop 3.5x slower on 3-D Poisson, session 19
- * call 13). The order of
- * the additions depends only on V and the row, so every run gives the same bits. */
+ * reduced with __shfl_down_sync; the result is valid in the vector's lane 0. The order of
+ * the additions depends only on V and the row, so every run gives the same bits. A
+ * warp-wide vector reads its entries evict-first (each pass reads whole segments once, so
+ * the caches keep x); narrower ones read plainly, since a pass reads part of the lines the
+ * next one reads (evict-first made a thread-a-row loop 3.5x slower on 3-D Poisson,
+ * session 19 call 13). */
 template <typename T, int V>
 __device__ __forceinline__ T spira__csr_row_dot(int start, int end, unsigned lane, unsigned mask,
                                                 const int *__restrict__ ci,
@@ -36,7 +36,8 @@ __device__ __forceinline__ T spira__csr_row_dot(int start, int end, unsigned lan
         if (j >= start) sum += __ldcs(&v[j]) * __ldg(&x[__ldcs(&ci[j])]);
         for (j += V; j < end; j += V) sum += __ldcs(&v[j]) * __ldg(&x[__ldcs(&ci[j])]);
     } else if (V == 32) {
-        for (int j = start + (int)lane; j < end; j += V) sum += __ldcs(&v[j]) * __ldg(&x[__ldcs(&ci[j])]);
+        for (int j = start + (int)lane; j < end; j += V)
+            sum += __ldcs(&v[j]) * __ldg(&x[__ldcs(&ci[j])]);
     } else { /* V < 32: a warp's pass reads part of each line the next pass reads again */
         for (int j = start + (int)lane; j < end; j += V) sum += v[j] * __ldg(&x[ci[j]]);
     }

@@ -456,7 +456,8 @@ static spira_status sell_dev_apply(spira_context ctx, void *dev, double alpha, c
 }
 
 SPIRA__MODULE_SORT_WARM(sell, window_key, (const void *)width_kernel,
-                        (const void *)sell_fill_kernel<double>, (const void *)sell_fill_kernel<float>)
+                        (const void *)sell_fill_kernel<double>,
+                        (const void *)sell_fill_kernel<float>)
 
 extern "C" const spira__format_gpu spira__sell_gpu = {
     .handle = sizeof(sell_dev),

@@ -91,17 +91,18 @@ void warm_width(cudaStream_t st)
     cub::DoubleBuffer<K> keys(nullptr, nullptr);
     cub::DoubleBuffer<int> rows(nullptr, nullptr);
     size_t temp = 0;
-    if (cub::DeviceRadixSort::SortPairs(nullptr, temp, keys, rows, n, 0, 8 * (int)sizeof(K), st) !=
-        cudaSuccess)
+    const int bits = 8 * (int)sizeof(K);
+    if (cub::DeviceRadixSort::SortPairs(nullptr, temp, keys, rows, n, 0, bits, st) != cudaSuccess)
         return;
     const size_t kb = aligned((size_t)n * sizeof(K)), rb = aligned((size_t)n * sizeof(int));
     void *s = NULL;
     if (cudaMallocAsync(&s, 2 * kb + 2 * rb + temp, st) != cudaSuccess) return;
     if (cudaMemsetAsync(s, 0, 2 * kb + 2 * rb, st) == cudaSuccess) {
         keys = cub::DoubleBuffer<K>((K *)s, (K *)((char *)s + kb));
-        rows = cub::DoubleBuffer<int>((int *)((char *)s + 2 * kb), (int *)((char *)s + 2 * kb + rb));
+        rows = cub::DoubleBuffer<int>((int *)((char *)s + 2 * kb),
+                                      (int *)((char *)s + 2 * kb + rb));
         cub::DeviceRadixSort::SortPairs((char *)s + 2 * kb + 2 * rb, temp, keys, rows, n, 0,
-                                        8 * (int)sizeof(K), st);
+                                        bits, st);
     }
     cudaFreeAsync(s, st);
 }
