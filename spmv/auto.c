@@ -101,7 +101,8 @@ spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
 /* The formats the cost model weighs on the CUDA backend (csr-scalar only when named: its
  * one thread a row is the slowest kernel on uneven rows). Bit i of a "built" mask is
  * candidates[i]. */
-static const char *const candidates[] = {"csr-vector", "cusparse", "ell", "dia", "merge", NULL};
+static const char *const candidates[] = {"csr-vector", "cusparse", "ell",  "dia",
+                                         "merge",      "sell",     NULL};
 
 const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_size,
                              double horizon, unsigned built, unsigned cold, char *why,

@@ -11,12 +11,16 @@
  *   [s15]   2026-11-26-h100-session15: merge against cuSPARSE (spmv-46f6eaf.txt and
  *           setup-summary-46f6eaf.txt, one run) and GPU traces of each program's first
  *           cuSPARSE multiply (first-use-traces-46f6eaf.txt);
- *   [mt]    2026-11-26-h200-merge-tiles: small matrices, one call each (an H200).
+ *   [mt]    2026-11-26-h200-merge-tiles: small matrices, one call each (an H200);
+ *   [s20]   2026-11-27-session20/run5-spmv.txt: every format and cuSPARSE algorithm on the
+ *           generated matrices (R-MAT 2^20, kNN, circuit, 3-D 150^3, 2-D 2000^2) and the
+ *           18 ../shared matrices, sell with 2-8 warps a slice when slices are few.
  * Each folder's README names the tree it was measured at; the host conversions that the
  * GPU ones replaced are in 2026-11-25-code-comments. Effective bandwidths count the
  * matrix's bytes, x once and y once over the measured time.
  */
 #include "cost.h"
+#include "csr_vector.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,10 +29,16 @@
  * uploads in [spmv], 6.4 the median (cudaMalloc included). Only host conversions' layouts
  * are priced with it (the device CSR's upload is left out, cost.h). */
 #define UPLOAD_GBS 6.4
-/* A 32-lane vector's step through one row, in ms: csr-vector took 0.889 ms on arrow
- * (46,500 rows, one of 46,500 entries) in [spmv], 1,453 steps of 32. */
-#define ROW_STEP_MS 0.0006
-#define ROW_LANES 32
+/* A vector's step through one row (its V lanes, csr_vector.h's rule), in ms: csr-vector took
+ * 0.889 ms on arrow (46,500 rows, one of 46,500 entries, mean 3: V = 4) in [spmv], 11,625
+ * steps. The wait is counted from the launch: with it, adder_dcop_05's row of 1,310 (V = 8)
+ * and wiki-Vote's of 893 (V = 16) predict 0.020 and 0.012 ms, measured 0.020-0.021 and
+ * 0.012-0.013 [s20]; 32-lane steps at arrow's rate had predicted 0.017 for wiki-Vote. */
+#define ROW_STEP_MS 0.0000765
+/* sell's slots a nonzero: rows sorted by length in windows of 65,536 pad little where rows
+ * are even (1.03 on the kNN Laplacian, 1.00-1.01 on the Laplacians [s20]); on uneven rows
+ * its wide slices, not its padding, set the time (uneven_gbs) */
+#define SELL_FILL 1.05
 
 /* How a format's plan is set up on the CUDA backend: it borrows the device CSR (the CSR
  * family), converts on the GPU from it (format_gpu.build), or converts on the host and
@@ -45,7 +55,7 @@ typedef struct {
     double gbs;         /* effective bandwidth of the kernel on even rows, GB/s */
     double uneven_gbs;  /* the same on uneven rows (cv > 0.5) */
     double launch_ms;   /* a multiply of a tiny matrix */
-    int row_wait;       /* one vector per row: the longest row bounds the time */
+    int row_wait;       /* one vector a row: the longest row's walk bounds the time */
     double first_ms;    /* a process's first multiply on a device loads the kernel (CUDA's
                          * lazy loading): 0 for Spira's own, which the preload thread loads
                          * while the matrix is read (lib/cuda/preload.cu) */
@@ -85,6 +95,14 @@ static const cost_row rows[] = {
      * allocation, a few multiplies' worth on a large matrix and more on a small one.
      * 2,620-2,740 GB/s, 0.0926 ms a multiply on 150^3 [spmv] */
     {"dia", BUILDS_ON_GPU, 0, 32, 0.05, 2800, 2800, 0.0085, 0, 0},
+    /* SELL-C-sigma, converted on the GPU: 12.9-14.4 of its multiplies on the Laplacians and
+     * R-MAT, 25.7 on kNN (a process's first), 0.2-0.5 ms on matrices of a few thousand rows
+     * (the sort's and the slot count's waits) [s20]. 2,283 GB/s on kNN, 2,663-2,726 on the
+     * Laplacians (0.0298 ms on kNN against cuSPARSE SELL's 0.0325 and CSR's 0.0391); on
+     * uneven rows its wide slices' chunks cost more than the bytes say: 0.201 ms on R-MAT
+     * (cuSPARSE 0.153), 0.237 on the circuit matrix (0.070); 0.008-0.011 ms on small
+     * matrices of even rows [s20] */
+    {"sell", BUILDS_ON_GPU, 0, 14, 0.2, 2600, 900, 0.009, 0, 0},
 };
 
 int spira__cost_predict(const spira__row_stats *s, const char *format, size_t value_size,
@@ -103,10 +121,18 @@ int spira__cost_predict(const spira__row_stats *s, const char *format, size_t va
         if (s->nnz && !(s->dia_fill < INFINITY)) return -1; /* diagonals not counted */
         slots = s->nnz ? s->dia_fill * nnz : 0;
         bytes = slots * v + 4 * (s->nrows ? slots / s->nrows : 0);
+    } else if (!strcmp(format, "sell")) {
+        slots = SELL_FILL * nnz;
+        bytes = slots * (v + 4) + 4.0 * ((double)s->nrows + s->nrows / 32.0); /* perm, slices */
     }
     const double gbs = s->cv > 0.5 ? r->uneven_gbs : r->gbs;
-    const double stream = r->launch_ms + (bytes + v * ((double)s->nrows + s->ncols)) / (gbs * 1e6);
-    const double wait = r->row_wait ? (double)s->max_row / ROW_LANES * ROW_STEP_MS : 0;
+    /* sell's slices of rows longer than 64 go to its two wide-slice kernels (sell_gpu.cu):
+     * three launches, 0.026 ms on adder_dcop_05 [s20] */
+    const double launches = !strcmp(format, "sell") && s->max_row > 64 ? 3 : 1;
+    const double stream =
+        launches * r->launch_ms + (bytes + v * ((double)s->nrows + s->ncols)) / (gbs * 1e6);
+    const double steps = (double)s->max_row / spira__csr_vector_lanes(s->mean);
+    const double wait = r->row_wait ? r->launch_ms + steps * ROW_STEP_MS : 0;
     c->multiply_ms = stream > wait ? stream : wait;
     c->on_device = r->setup == BUILDS_ON_GPU;
     c->convert_ms = r->setup == BUILDS_ON_GPU      ? r->build_spmvs * c->multiply_ms

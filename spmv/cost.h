@@ -5,9 +5,9 @@
  *
  * The model, per format f with value size v bytes and 4-byte indices:
  *   slots_f     stored entries, padding included: nnz for CSR, ell_fill * nnz for ELL,
- *               dia_fill * nnz for DIA
+ *               dia_fill * nnz for DIA, 1.05 nnz for SELL (rows sorted by length)
  *   bytes_f     what one multiply reads of the matrix: CSR nnz (v + 4) + 4 (nrows + 1),
- *               ELL slots (v + 4), DIA slots v + 4 ndiag
+ *               ELL slots (v + 4), DIA slots v + 4 ndiag, SELL slots (v + 4) + 4 nrows
  *   convert     a format that converts on the GPU (format_gpu.build): build_spmvs x its own
  *               multiply, the passes its kernels make over the CSR and the layout counted in
  *               multiplies (a constant per format, cost.c); one that converts on the host:
@@ -23,11 +23,11 @@
  *               (cuSPARSE's; Spira's own are loaded by the preload thread), charged while
  *               the process has not yet run it (auto.c asks)
  *   multiply    max(launch_ms + (bytes_f + v (nrows + ncols)) / gbs,
- *                   longest row / row_lanes x row_step_ms)
+ *                   launch_ms + longest row / V x row_step_ms)
  * where gbs is the kernel's effective bandwidth over the matrix and both vectors, lower on
  * uneven rows (coefficient of variation > 0.5) for the kernels that give each row a vector,
- * and the second term is csr-vector's wait on one long row (a vector of 32 lanes steps
- * through it alone). The constants are H100 measurements (fp64, CUDA 13), and cost.c names
+ * and the second term is csr-vector's wait on one long row (its vector of V lanes,
+ * csr_vector.h's rule from the mean row, steps through it alone). The constants are H100 measurements (fp64, CUDA 13), and cost.c names
  * the run each comes from, except the GPU conversions' build_spmvs, estimates from the
  * passes their kernels make until measured. The measured ones predict what the last runs
  * measured to about 20% on the large matrices; the choice only needs the order of the

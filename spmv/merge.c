@@ -12,6 +12,13 @@
  * (bench/results/2026-11-26-h200x2-session11). items=N sets another, 1 to 32
  * (SPIRA__MERGE_ITEMS_MAX: at 32 a tile in double needs 51 KB, more than the 48 KB a block
  * gets by default, which merge_gpu.cu asks for).
+ *
+ * A short path (SPIRA__MERGE_SHORT_PATH steps or fewer) defaults to 1 step a thread: such
+ * a multiply is a few dependent loads long whatever the shares, and one step a thread
+ * spreads it over the most tiles. On an H200 (bench/results/2026-11-27-session20, back
+ * to back): adder_dcop_05 (12,910 steps) 6.4 us a multiply at 1 against 8.7 at 7,
+ * 1138_bus (5,192) 6.0 against 7.1; at 25,000 to 50,000 steps 1 was no better than 2 to 7
+ * (and 3.4x slower on mbeacxc, whose rows of a hundred entries leave runs of carries).
  */
 #include "merge.h"
 #include "csr.h"
@@ -23,12 +30,15 @@ static spira_status merge_convert(spira_context ctx, const spira__csr *A, const 
 {
     *layout = NULL;
     long items;
-    SPIRA__TRY(spira__opt_long(ctx, opts, "items", SPIRA__MERGE_ITEMS_DEFAULT, &items));
+    int64_t path = (int64_t)A->nrows + A->nnz;
+    SPIRA__TRY(spira__opt_long(ctx, opts, "items",
+                               path <= SPIRA__MERGE_SHORT_PATH ? 1 : SPIRA__MERGE_ITEMS_DEFAULT,
+                               &items));
     if (items < 1 || items > SPIRA__MERGE_ITEMS_MAX)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                             "merge option items=%ld: 1 to %d (merge-path steps a thread)",
                             items, SPIRA__MERGE_ITEMS_MAX);
-    int64_t path = (int64_t)A->nrows + A->nnz, threads = (path + items - 1) / items;
+    int64_t threads = (path + items - 1) / items;
     if (threads > INT32_MAX)
         return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
                             "merge refuses items=%ld: %lld rows + nonzeros make %lld threads, "
@@ -102,7 +112,8 @@ extern const spira__format_gpu spira__merge_gpu;
 
 const spira__format spira__merge_format = {
     .name = "merge",
-    .description = "merge-based CSR: equal shares (items, 1-32, default 7) of the merge path "
+    .description = "merge-based CSR: equal shares (items, 1-32, default 7; 1 "
+                   "on a path of at most 16,384 steps) of the merge path "
                    "over row ends and nonzeros a thread, in tiles of 128 threads staged in "
                    "shared memory, rows split between threads fixed up from carry-outs in "
                    "thread order, no atomics (Merrill & Garland 2016)",

@@ -22,6 +22,7 @@ extern "C" {
 #endif
 
 #define SPIRA__MERGE_ITEMS_DEFAULT 7 /* path steps a thread (merge.c says why) */
+#define SPIRA__MERGE_SHORT_PATH 16384 /* rows + nonzeros up to which the default is 1 */
 #define SPIRA__MERGE_ITEMS_MAX 32     /* a tile's staging fits 48 KB of shared memory */
 #define SPIRA__MERGE_TILE_THREADS 128 /* threads a tile on the GPU (merge_gpu.cu) */
 

@@ -21,8 +21,8 @@
  *
  * merge_fixup_kernel: the tiles' carry-outs of a row (a run of equal crow) are added to
  * y[row] by the run's first carry's lane when the run is one long, else by that lane's
- * whole warp: the run's end found by a binary search on crow, lanes summing every 32nd
- * carry, then a fixed shuffle tree. No atomics anywhere: the same bits every run. Empty
+ * whole warp: the run's end found 32 carries a step, lanes summing every 32nd carry, then
+ * a fixed shuffle tree. No atomics anywhere: the same bits every run. Empty
  * rows are ended like any other; a row of any length (a dense row, a row longer than
  * many tiles) only makes its runs of carries longer.
  */
@@ -34,6 +34,10 @@
 namespace {
 
 constexpr int kTile = SPIRA__MERGE_TILE_THREADS;
+/* Plans of at most this many tiles fix up in the tile kernel's launch (FUSE below): the
+ * last block's four warps walk 32 carries each a step, four steps here, against a second
+ * launch's 2.3 us and its gap on a small matrix (H100, bench/results/2026-11-27-session20) */
+constexpr int kFuseTiles = 512;
 
 typedef struct {
     spira__csr_dev csr;
@@ -42,6 +46,7 @@ typedef struct {
                                     crosses the path (the last: nrows, nnz) */
     int32_t *crow; /* device, ntiles: the row each tile stops inside (nrows: none) */
     void *cval;    /* device, ntiles values: the partial sum left there */
+    unsigned *ticket; /* device: blocks of a fused launch done so far (0 between launches) */
 } merge_dev;
 
 __global__ void merge_tiles_kernel(int nrows, int nnz, long long tile_steps, int ntiles,
@@ -77,13 +82,62 @@ size_t merge_smem(int steps)
 /* Twelve tiles an SM (1536 threads, 42 registers at most; nvcc takes 40 without spilling,
  * 48 left alone); their shared memory, about items * 128 * (sizeof(T) + 4) bytes (11 KB
  * at the default 7 in double), fits beside them. */
+/* The carry-outs crow/cval[0..n) added to y in thread order (merge_fixup_kernel's text
+ * above), by warps starting at carry `first` and striding by `stride`. crow, cval and y
+ * are read through L2 (__ldcg): in the fused tile kernel other blocks wrote them during
+ * this launch, and a line of y this SM read earlier may be stale in its L1. */
 template <typename T>
+__device__ __forceinline__ void merge_fixup(int nrows, int n, long long first, long long stride,
+                                            const int *__restrict__ crow,
+                                            const T *__restrict__ cval, T alpha,
+                                            T *__restrict__ y)
+{
+    const int lane = threadIdx.x & 31;
+    for (long long base = first; base < n; base += stride) {
+        const long long t = base + lane;
+        const int r = t < n ? __ldcg(&crow[t]) : nrows;
+        const bool head = r < nrows && (t == 0 || __ldcg(&crow[t - 1]) != r);
+        const bool alone = head && (t + 1 == n || __ldcg(&crow[t + 1]) != r);
+        if (alone) y[r] = __ldcg(&y[r]) + alpha * __ldcg(&cval[t]);
+        unsigned runs = __ballot_sync(0xffffffffu, head && !alone);
+        while (runs) { /* each longer run by the whole warp, in lane order */
+            const int l = __ffs(runs) - 1;
+            runs &= runs - 1;
+            const int hr = __shfl_sync(0xffffffffu, r, l);
+            const long long h = base + l;
+            /* the run's end: the first carry past row hr (carry rows never decrease), 32
+             * carries a step by a ballot; a binary search here cost a dependent load a
+             * step, 57 us a multiply on mbeacxc's runs at items=1 */
+            long long end = h + 1;
+            for (;; end += 32) {
+                const long long k = end + lane;
+                const bool out = k >= n || __ldcg(&crow[k]) != hr;
+                const unsigned past = __ballot_sync(0xffffffffu, out);
+                if (past) {
+                    end += __ffs(past) - 1;
+                    break;
+                }
+            }
+            T s = 0;
+            for (long long k = h + lane; k < end; k += 32) s += __ldcg(&cval[k]);
+            for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+            if (lane == 0) y[hr] = __ldcg(&y[hr]) + alpha * s;
+        }
+    }
+}
+
+/* FUSE: the fixup runs in this launch, by the block that finishes last (a ticket taken
+ * after every block's writes are fenced; that block resets it for the next launch), for
+ * plans of few tiles, whose second launch would cost more than the block's short walk over
+ * the carries (kFuseTiles). The same additions in the same order as merge_fixup_kernel's:
+ * the same bits. */
+template <typename T, bool FUSE>
 __global__ void __launch_bounds__(kTile, 12)
     merge_tile_kernel(int nrows, int items, const int *__restrict__ tile_row,
                       const int *__restrict__ tile_nz, const int *__restrict__ rp,
                       const int *__restrict__ ci, const T *__restrict__ v,
                       const T *__restrict__ x, T alpha, T beta, T *__restrict__ y,
-                      int *__restrict__ crow, T *__restrict__ cval)
+                      int *__restrict__ crow, T *__restrict__ cval, unsigned *__restrict__ ticket)
 {
     extern __shared__ __align__(16) unsigned char merge_smem[];
     const int tile = blockIdx.x, tid = threadIdx.x;
@@ -147,6 +201,16 @@ __global__ void __launch_bounds__(kTile, 12)
         crow[tile] = nrows;
         cval[tile] = 0;
     }
+    if (!FUSE) return;
+    __shared__ bool s_last;
+    __threadfence(); /* this thread's y, crow and cval before the ticket */
+    __syncthreads();
+    if (tid == 0) s_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!s_last) return;
+    __threadfence();
+    merge_fixup<T>(nrows, gridDim.x, tid & ~31, kTile, crow, cval, alpha, y);
+    if (tid == 0) *ticket = 0;
 }
 
 template <typename T>
@@ -154,33 +218,8 @@ __global__ void __launch_bounds__(256, 4)
     merge_fixup_kernel(int nrows, int n, const int *__restrict__ crow,
                        const T *__restrict__ cval, T alpha, T *__restrict__ y)
 {
-    const int lane = threadIdx.x & 31;
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long base = (long long)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < n;
-         base += stride) {
-        const long long t = base + lane;
-        const int r = t < n ? crow[t] : nrows;
-        const bool head = r < nrows && (t == 0 || crow[t - 1] != r);
-        const bool alone = head && (t + 1 == n || crow[t + 1] != r);
-        if (alone) y[r] += alpha * cval[t];
-        unsigned runs = __ballot_sync(0xffffffffu, head && !alone);
-        while (runs) { /* each longer run by the whole warp, in lane order */
-            const int l = __ffs(runs) - 1;
-            runs &= runs - 1;
-            const int hr = __shfl_sync(0xffffffffu, r, l);
-            const long long h = base + l;
-            long long lo = h + 1, hi = n; /* the run's end: the first carry past row hr */
-            while (lo < hi) {
-                const long long mid = (lo + hi) >> 1;
-                if (crow[mid] <= hr) lo = mid + 1;
-                else hi = mid;
-            }
-            T s = 0;
-            for (long long k = h + lane; k < lo; k += 32) s += cval[k];
-            for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-            if (lane == 0) y[hr] += alpha * s;
-        }
-    }
+    merge_fixup<T>(nrows, n, (long long)blockIdx.x * blockDim.x + (threadIdx.x & ~31),
+                   (long long)gridDim.x * blockDim.x, crow, cval, alpha, y);
 }
 
 template <typename T>
@@ -190,13 +229,31 @@ spira_status merge_launch(spira_context ctx, const merge_dev *d, double alpha, c
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     /* at most 32 items (merge.c refuses more): up to 51 KB, allowed at upload */
     const size_t smem = merge_smem<T>(d->items * kTile);
-    merge_tile_kernel<T><<<d->ntiles, kTile, smem, st>>>(
+    if (d->ntiles <= kFuseTiles) {
+        merge_tile_kernel<T, true><<<d->ntiles, kTile, smem, st>>>(
+            d->csr.nrows, d->items, d->tile_row, d->tile_nz, d->csr.row_ptr, d->csr.col_idx,
+            (const T *)d->csr.val, (const T *)x, (T)alpha, (T)beta, (T *)y, d->crow,
+            (T *)d->cval, d->ticket);
+        SPIRA__LAUNCHED(ctx);
+        return SPIRA_OK;
+    }
+    merge_tile_kernel<T, false><<<d->ntiles, kTile, smem, st>>>(
         d->csr.nrows, d->items, d->tile_row, d->tile_nz, d->csr.row_ptr, d->csr.col_idx,
-        (const T *)d->csr.val, (const T *)x, (T)alpha, (T)beta, (T *)y, d->crow, (T *)d->cval);
+        (const T *)d->csr.val, (const T *)x, (T)alpha, (T)beta, (T *)y, d->crow, (T *)d->cval,
+        nullptr);
     SPIRA__LAUNCHED(ctx);
     merge_fixup_kernel<T><<<spira__blocks(d->ntiles, 256), 256, 0, st>>>(
         d->csr.nrows, d->ntiles, d->crow, (const T *)d->cval, (T)alpha, (T *)y);
     SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
+/* A tile kernel's leave to use more than the 48 KB of shared memory a block gets unasked. */
+template <typename K>
+spira_status allow_smem(spira_context ctx, K kernel, size_t bytes)
+{
+    SPIRA__CUDA(ctx, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)bytes));
     return SPIRA_OK;
 }
 
@@ -216,18 +273,20 @@ static spira_status merge_dev_upload(spira_context ctx, const void *layout, void
         {&d->tile_nz, NULL, (tiles + 1) * sizeof(int32_t), "merge tile nonzeros"},
         {&d->crow, NULL, tiles * sizeof(int32_t), "merge carry-out rows"},
         {&d->cval, NULL, tiles * spira_dtype_size(M->A->dtype), "merge carry-out values"},
+        {&d->ticket, NULL, sizeof(unsigned), "merge ticket"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
+    SPIRA__TRY(spira__cuda_zero(ctx, d->ticket, sizeof(unsigned)));
     /* a tile past the 48 KB a block gets unasked (32 items in double) asks for its size */
     const int steps = M->items * kTile;
     if (M->A->dtype == SPIRA_R64 && merge_smem<double>(steps) > 48 * 1024)
-        SPIRA__CUDA(ctx, cudaFuncSetAttribute(merge_tile_kernel<double>,
-                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              (int)merge_smem<double>(steps)));
+        SPIRA__TRY(allow_smem(ctx, M->ntiles <= kFuseTiles ? merge_tile_kernel<double, true>
+                                                           : merge_tile_kernel<double, false>,
+                              merge_smem<double>(steps)));
     if (M->A->dtype == SPIRA_R32 && merge_smem<float>(steps) > 48 * 1024)
-        SPIRA__CUDA(ctx, cudaFuncSetAttribute(merge_tile_kernel<float>,
-                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              (int)merge_smem<float>(steps)));
+        SPIRA__TRY(allow_smem(ctx, M->ntiles <= kFuseTiles ? merge_tile_kernel<float, true>
+                                                           : merge_tile_kernel<float, false>,
+                              merge_smem<float>(steps)));
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     merge_tiles_kernel<<<spira__blocks((long long)tiles + 1, 256), 256, 0, st>>>(
         d->csr.nrows, d->csr.nnz, (long long)d->items * kTile, d->ntiles, d->csr.row_ptr,
@@ -245,7 +304,7 @@ static spira_status merge_dev_apply(spira_context ctx, void *dev, double alpha, 
                                      : merge_launch<float>(ctx, d, alpha, x, beta, y);
 }
 
-SPIRA__MODULE_ANCHOR(merge, merge_tile_kernel<double>)
+SPIRA__MODULE_ANCHOR(merge, merge_tile_kernel<double, false>)
 
 extern "C" const spira__format_gpu spira__merge_gpu = {
     .handle = sizeof(merge_dev),

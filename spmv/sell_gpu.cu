@@ -2,8 +2,9 @@
  * sell_gpu.cu - the SELL-C-sigma kernel (Kreutzer et al. 2014; layout in sell.h): a warp
  * a slice, a thread a row of it. In step k the 32 lanes read the slice's entries k*32 +
  * lane, consecutive addresses, so every matrix load is coalesced as in ELL, but each slice
- * is only as wide as its own longest row. A row stops at its first padding slot (column
- * -1); its sum goes to y at the row's original index (perm).
+ * is only as wide as its own longest row. A row's padding slots (column -1) are skipped;
+ * its sum goes to y at the row's original index (perm). A matrix of few slices gives each
+ * slice 2, 4 or 8 warps, each a share of its steps, added in warp order.
  *
  * A wide slice (more than kWide entries a row: a power-law graph's hubs, a circuit's dense
  * rows, sorted together by sigma) would be one warp's serial loop as long as its longest
@@ -38,7 +39,10 @@
 namespace {
 
 constexpr int kSellBlock = 256;
-constexpr int kWide = 64;  /* steps (entries a row) above which a slice is cut in chunks */
+constexpr int kWide = 64; /* steps (entries a row) a warp, above which a slice is chunked */
+/* About two waves of warps on an H100 (132 SMs of 64): sell_kernel gives a slice more warps
+ * while the slices' warps are fewer */
+constexpr long long kTargetWarps = 16384;
 constexpr int kChunk = 32; /* steps of a chunk: a warp's loop about as long as a narrow slice's */
 constexpr int kSumThreads = 1024; /* a block adding up a wide slice's chunks */
 constexpr int kFillSteps = 8;     /* steps of the layout a warp of the fill writes */
@@ -49,7 +53,8 @@ static_assert(SPIRA__SELL_C == 32, "a slice is a warp");
  * copied by the upload; then the wide slices' chunks (none: nwide 0, arrays NULL). */
 struct sell_dev {
     spira__sell s;
-    int32_t nwide, nitems; /* slices wider than kWide steps; their chunks in all */
+    int32_t group;         /* warps a slice in sell_kernel: 1, 2, 4 or 8 */
+    int32_t nwide, nitems; /* slices wider than kWide steps a warp; their chunks in all */
     int32_t *wide_slice;   /* nwide: the slice */
     int32_t *wide_item;    /* nwide + 1: its first chunk (chunks in slice order) */
     int32_t *item_wide;    /* nitems: the wide slice a chunk belongs to */
@@ -142,32 +147,57 @@ __global__ void __launch_bounds__(kSellBlock)
     }
 }
 
-template <typename T>
+/* G warps a slice (1, 2, 4 or 8; wide_plan chooses): warp j of a slice's group steps
+ * through its steps j, j + G, j + 2G, ..., and the group's first warp adds the others' sums
+ * to its own in warp order (shared memory): a fixed order, so the same bits every run. With
+ * few slices (a matrix of a few thousand rows) one warp a slice leaves most of the GPU idle
+ * while each warp walks its slice's whole width, step after dependent step. */
+template <typename T, int G>
 __global__ void __launch_bounds__(kSellBlock)
     sell_kernel(int nrows, int nslices, const int *__restrict__ slice_ptr,
                 const int *__restrict__ perm, const int *__restrict__ cols,
                 const T *__restrict__ vals, const T *__restrict__ x, T alpha, T beta,
                 T *__restrict__ y)
 {
-    const unsigned lane = threadIdx.x & 31u;
-    const unsigned nwarps = gridDim.x * (blockDim.x / 32);
-    for (unsigned sl = (blockIdx.x * blockDim.x + threadIdx.x) / 32; sl < (unsigned)nslices;
-         sl += nwarps) {
-        const unsigned r = sl * 32 + lane;
-        if (r >= (unsigned)nrows) continue; /* the last slice's missing rows */
+    constexpr int kWarps = kSellBlock / 32, kSlices = kWarps / G; /* slices a block takes */
+    __shared__ T part[G > 1 ? kWarps : 1][32];
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
+    const unsigned j = warp % G, first = warp - j;
+    for (unsigned base = blockIdx.x * kSlices; base < (unsigned)nslices;
+         base += gridDim.x * kSlices) { /* the same trip count for the whole block */
+        const unsigned sl = base + warp / G;
         /* slots <= INT32_MAX (checked at conversion); unsigned because the step after a
          * slice's last entry may pass it */
-        const unsigned begin = __ldg(&slice_ptr[sl]), end = __ldg(&slice_ptr[sl + 1]);
-        if (end - begin > 32u * kWide) continue; /* sell_wide_kernel's */
-        T sum = 0;
-        for (unsigned at = begin + lane; at < end; at += 32) {
-            const int c = __ldcs(&cols[at]); /* read once: evict first, keep x cached */
-            const T v = __ldcs(&vals[at]);   /* issued with the column load: padding holds 0 */
-            if (c < 0) break;                /* padding only at a row's end */
-            sum += v * __ldg(&x[c]);
+        unsigned begin = 0, end = 0;
+        bool mine = false; /* a slice of this kernel's (a wide one is sell_wide_kernel's) */
+        if (sl < (unsigned)nslices) {
+            begin = __ldg(&slice_ptr[sl]), end = __ldg(&slice_ptr[sl + 1]);
+            mine = end - begin <= 32u * kWide * G;
+            if (!mine) end = begin;
         }
-        const int i = __ldg(&perm[r]);
-        y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+        /* every lane steps through the whole slice (the warp waits for its longest row
+         * anyway) and skips padding by a predicate, not a break: the trip count is the
+         * warp's, so the unrolled steps' loads are issued together instead of each waiting
+         * for the column before it */
+        T sum = 0;
+#pragma unroll 4
+        for (unsigned at = begin + 32u * j + lane; at < end; at += 32u * G) {
+            const int c = __ldcs(&cols[at]); /* read once: evict first, keep x cached */
+            const T v = __ldcs(&vals[at]);
+            if (c >= 0) sum += v * __ldg(&x[c]);
+        }
+        if (G > 1) {
+            part[warp][lane] = sum;
+            __syncthreads();
+            if (j == 0)
+                for (int k = 1; k < G; k++) sum += part[first + k][lane];
+        }
+        const unsigned r = sl * 32 + lane;
+        if (j == 0 && mine && r < (unsigned)nrows) {
+            const int i = __ldg(&perm[r]);
+            y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+        }
+        if (G > 1) __syncthreads(); /* part is rewritten for the next slices */
     }
 }
 
@@ -240,9 +270,13 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     const spira__sell *S = &d->s;
-    sell_kernel<T><<<spira__blocks((long long)S->nslices * 32, kSellBlock), kSellBlock, 0, st>>>(
-        S->nrows, S->nslices, S->slice_ptr, S->perm, S->cols, (const T *)S->vals, (const T *)x,
-        (T)alpha, (T)beta, (T *)y);
+    auto kernel = d->group == 8   ? sell_kernel<T, 8>
+                  : d->group == 4 ? sell_kernel<T, 4>
+                  : d->group == 2 ? sell_kernel<T, 2>
+                                  : sell_kernel<T, 1>;
+    kernel<<<spira__blocks((long long)S->nslices * 32 * d->group, kSellBlock), kSellBlock, 0,
+             st>>>(S->nrows, S->nslices, S->slice_ptr, S->perm, S->cols, (const T *)S->vals,
+                   (const T *)x, (T)alpha, (T)beta, (T *)y);
     SPIRA__LAUNCHED(ctx);
     if (d->nwide == 0) return SPIRA_OK;
     sell_wide_kernel<T><<<spira__blocks((long long)d->nitems * 32, kSellBlock), kSellBlock, 0,
@@ -257,15 +291,23 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
     return SPIRA_OK;
 }
 
-/* The wide slices of a layout whose slice pointers are sp (host, nslices + 1) and their
- * chunks, onto the device into d (nothing when no slice is wider than kWide steps). */
+/* The multiply's plan from a layout whose slice pointers are sp (host, nslices + 1), into
+ * d: the warps a slice (d->group: doubled while the slices' warps stay under kTargetWarps
+ * and each warp keeps at least 4 steps of a mean slice), then the slices wider than kWide
+ * steps a warp and their chunks, onto the device (nothing when there are none). */
 spira_status wide_plan(spira_context ctx, const int32_t *sp, sell_dev *d)
 {
     const spira__sell *S = &d->s;
+    const double mean_steps = S->nslices ? (double)sp[S->nslices] / 32 / S->nslices : 0;
+    d->group = 1;
+    while (d->group < 8 && (int64_t)S->nslices * d->group < kTargetWarps &&
+           mean_steps >= 4.0 * 2 * d->group)
+        d->group *= 2;
+    const int64_t wide = (int64_t)kWide * d->group;
     int64_t nwide = 0, nitems = 0;
     for (int32_t sl = 0; sl < S->nslices; sl++) {
         const int64_t steps = ((int64_t)sp[sl + 1] - sp[sl]) / 32;
-        if (steps > kWide) nwide++, nitems += (steps + kChunk - 1) / kChunk;
+        if (steps > wide) nwide++, nitems += (steps + kChunk - 1) / kChunk;
     }
     if (nwide == 0) return SPIRA_OK;
     /* nitems <= slots / (32 kChunk) < 2^31 / 1024 */
@@ -275,7 +317,7 @@ spira_status wide_plan(spira_context ctx, const int32_t *sp, sell_dev *d)
     int32_t w = 0, it = 0;
     for (int32_t sl = 0; sl < S->nslices; sl++) {
         const int64_t steps = ((int64_t)sp[sl + 1] - sp[sl]) / 32;
-        if (steps <= kWide) continue;
+        if (steps <= wide) continue;
         ws[w] = sl, wi[w] = it;
         for (int64_t c = 0; c < (steps + kChunk - 1) / kChunk; c++) iw[it++] = w;
         w++;

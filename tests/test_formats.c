@@ -836,9 +836,16 @@ START_TEST(auto_rule_by_numbers)
     ck_assert(c.convert_ms == 8 * c.multiply_ms); /* the table's, 8: measured on the H100 */
     ck_assert(c.upload_ms < 0.1);                 /* the CSR's is sunk; an allocation */
     ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100000, 0, 0, why, sizeof why), "ell");
-    u.ell_fill = 2; /* uneven: ELL's padding is memory, not speed */
-    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100000, 0, 0, why, sizeof why), "cusparse");
+    u.ell_fill = 2; /* a long row: ELL's padding is memory, not speed; SELL sorts it away */
+    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100000, 0, 0, why, sizeof why), "sell");
     ck_assert_ptr_nonnull(strstr(why, "ell out"));
+    /* the kNN Laplacian of the time-to-solution suite (4e5 points, 12.5 neighbours on
+     * average, 24 at most): SELL over cuSPARSE for a solve's multiplies, not for one */
+    spira__row_stats k = {.nrows = 400000, .ncols = 400000, .nnz = 4999658, .mean = 12.5,
+                          .cv = 0.25, .max_row = 24, .ell_fill = 1.92, .dia_fill = INFINITY};
+    ck_assert_str_eq(spira__auto_rule(&k, 1, 8, 300, 0, 0, why, sizeof why), "sell");
+    ck_assert_str_ne(spira__auto_rule(&k, 1, 8, 1, 0, 0, why, sizeof why), "sell");
+    ck_assert_ptr_nonnull(strstr(why, "sell "));
     /* R-MAT 2^20 (Graph500, edge factor 16) under PageRank's 90 expected multiplies:
      * cuSPARSE's faster multiply pays for its setup, but not for loading its kernel too in
      * a process that has not run it (bit 1 of cold), where merge wins; merge also wins
@@ -859,7 +866,7 @@ END_TEST
  * without CUDA no format has a device half to compare with.) */
 START_TEST(auto_cost_matches_registry)
 {
-    const char *const modeled[] = {"csr-vector", "cusparse", "ell", "dia", "merge"};
+    const char *const modeled[] = {"csr-vector", "cusparse", "ell", "dia", "merge", "sell"};
     spira__row_stats st = {.nrows = 1000, .ncols = 1000, .nnz = 5000, .mean = 5, .cv = 0.1,
                            .max_row = 6, .ell_fill = 1.2, .dia_fill = 1.2};
     for (size_t i = 0; i < sizeof modeled / sizeof modeled[0]; i++) {
@@ -1178,8 +1185,9 @@ START_TEST(layout_bytes)
         {"cmrs", 26 * 4 + 298 * 12, 14 * 4 + 298 * 8}, /* 25 strips of 4, 13 of 8 */
         /* 4 slices 3 wide (rows 0 and 99, of 2, sorted last), the slice pointers, perm */
         {"sell", 384 * 12 + 105 * 4, 384 * 8 + 105 * 4},
-        /* 398 path steps: 50 threads, one tile: its two coordinates, one carry-out */
-        {"merge", 101 * 4 + 298 * 12 + 2 * 8 + 12, 101 * 4 + 298 * 8 + 2 * 8 + 8},
+        /* 398 path steps, a short path: a step a thread, 398 threads in 4 tiles: 5 pairs
+         * of coordinates, 4 carry-outs */
+        {"merge", 101 * 4 + 298 * 12 + 5 * 8 + 4 * 12, 101 * 4 + 298 * 8 + 5 * 8 + 4 * 8},
     };
     for (int p = 0; p < 2; p++) {
         spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;

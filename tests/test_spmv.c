@@ -88,9 +88,18 @@ START_TEST(cusparse_row_options)
     ck_assert_int_eq(spira_matrix_set_format(A, "cusparse", "alg=2"), SPIRA_OK);
     ck_assert_int_eq(spira_spmv(1, A, x, 0, y), SPIRA_ERR_UNSUPPORTED);
     ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "needs the CUDA backend"));
-    const char *opts[] = {"", "alg=2", "alg=0", "alg=1", "alg=two"};
-    const int want[] = {0, 2, 0, -1, -1};
-    for (int k = 0; k < 5; k++) {
+    const char *opts[] = {"", "alg=2", "alg=0", "alg=1", "alg=coo", "alg=coo2", "alg=sell",
+                          "alg=3", "alg=two", "alg=coo3"};
+    const int want[] = {SPIRA__CUSPARSE_DEFAULT, SPIRA__CUSPARSE_CSR2, SPIRA__CUSPARSE_DEFAULT,
+                        SPIRA__CUSPARSE_CSR1, SPIRA__CUSPARSE_COO1, SPIRA__CUSPARSE_COO2,
+                        SPIRA__CUSPARSE_SELL, -1, -1, -1};
+    /* bytes a multiply reads: the CSR, COO (rows for pointers), or SELL's 32-row slices,
+     * each as wide as its longest row (rows 0-31 of the 6 x 6 grid hold up to 5 entries,
+     * rows 32-35, its last row less a corner, 4 and 3) */
+    const size_t vb = sizeof(double), csr_b = spira__csr_layout_bytes(&A->csr);
+    const size_t coo_b = (size_t)A->csr.nnz * (8 + vb), sell_b = 32 * (5 + 4) * (4 + vb) + 3 * 4;
+    const size_t bytes[] = {csr_b, csr_b, csr_b, csr_b, coo_b, coo_b, sell_b};
+    for (int k = 0; k < 10; k++) {
         void *L = NULL;
         spira_status s = spira__cusparse_format.convert(ctx, &A->csr, opts[k], &L);
         if (want[k] < 0) {
@@ -100,19 +109,26 @@ START_TEST(cusparse_row_options)
         }
         ck_assert_int_eq(s, SPIRA_OK);
         ck_assert_int_eq(((spira__cusparse_layout *)L)->alg, want[k]);
-        ck_assert_uint_eq(spira__cusparse_format.bytes(L), spira__csr_layout_bytes(&A->csr));
+        ck_assert_uint_eq(spira__cusparse_format.bytes(L), bytes[k]);
         spira__cusparse_format.destroy(L);
     }
     /* a deterministic context defaults to CSR_ALG2 and refuses ALG_DEFAULT */
     ctx->deterministic = 1;
     void *L = NULL;
     ck_assert_int_eq(spira__cusparse_format.convert(ctx, &A->csr, "", &L), SPIRA_OK);
-    ck_assert_int_eq(((spira__cusparse_layout *)L)->alg, 2);
+    ck_assert_int_eq(((spira__cusparse_layout *)L)->alg, SPIRA__CUSPARSE_CSR2);
     spira__cusparse_format.destroy(L);
     L = NULL;
-    ck_assert_int_eq(spira__cusparse_format.convert(ctx, &A->csr, "alg=0", &L), SPIRA_ERR_UNSUPPORTED);
-    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "refuses"));
-    ck_assert_ptr_null(L);
+    ck_assert_int_eq(spira__cusparse_format.convert(ctx, &A->csr, "alg=coo2", &L), SPIRA_OK);
+    spira__cusparse_format.destroy(L);
+    const char *refused[] = {"alg=0", "alg=1", "alg=coo", "alg=sell"};
+    for (int k = 0; k < 4; k++) {
+        L = NULL;
+        ck_assert_int_eq(spira__cusparse_format.convert(ctx, &A->csr, refused[k], &L),
+                         SPIRA_ERR_UNSUPPORTED);
+        ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "refuses"));
+        ck_assert_ptr_null(L);
+    }
     spira_vector_destroy(x);
     spira_vector_destroy(y);
     spira_matrix_destroy(A);
