@@ -34,9 +34,10 @@
 namespace {
 
 constexpr int kTile = SPIRA__MERGE_TILE_THREADS;
-/* Plans of at most this many tiles fix up in the tile kernel's launch (FUSE below): the
- * last block's four warps walk 32 carries each a step, four steps here, against a second
- * launch's 2.3 us and its gap on a small matrix (H100, bench/results/2026-11-27-session20) */
+/* Plans of at most this many tiles fix up in the tile kernel's launch (FUSE below): its last
+ * block's four warps walk 32 carries each a step, four steps at most, in place of a second
+ * launch (2.3 us and a gap on adder_dcop_05 in an H100 trace; back to back the multiply
+ * moved by under 0.3 us on an H200: bench/results/2026-11-27-session20, calls 1 and 2) */
 constexpr int kFuseTiles = 512;
 
 typedef struct {
@@ -79,9 +80,6 @@ size_t merge_smem(int steps)
            (size_t)steps * sizeof(int);
 }
 
-/* Twelve tiles an SM (1536 threads, 42 registers at most; nvcc takes 40 without spilling,
- * 48 left alone); their shared memory, about items * 128 * (sizeof(T) + 4) bytes (11 KB
- * at the default 7 in double), fits beside them. */
 /* The carry-outs crow/cval[0..n) added to y in thread order (merge_fixup_kernel's text
  * above), by warps starting at carry `first` and striding by `stride`. crow, cval and y
  * are read through L2 (__ldcg): in the fused tile kernel other blocks wrote them during
@@ -126,11 +124,12 @@ __device__ __forceinline__ void merge_fixup(int nrows, int n, long long first, l
     }
 }
 
-/* FUSE: the fixup runs in this launch, by the block that finishes last (a ticket taken
- * after every block's writes are fenced; that block resets it for the next launch), for
- * plans of few tiles, whose second launch would cost more than the block's short walk over
- * the carries (kFuseTiles). The same additions in the same order as merge_fixup_kernel's:
- * the same bits. */
+/* Twelve tiles an SM (1536 threads, 42 registers at most; nvcc takes 40 without spilling,
+ * 48 left alone); their shared memory, about items * 128 * (sizeof(T) + 4) bytes (11 KB
+ * at the default 7 in double), fits beside them. FUSE: the fixup runs in this launch, by
+ * the block that finishes last (a ticket taken after every block's writes are fenced; that
+ * block resets it for the next launch), for plans of few tiles (kFuseTiles), with the same
+ * additions in the same order as merge_fixup_kernel's: the same bits. */
 template <typename T, bool FUSE>
 __global__ void __launch_bounds__(kTile, 12)
     merge_tile_kernel(int nrows, int items, const int *__restrict__ tile_row,
