@@ -14,7 +14,9 @@
  * written once) / t with beta = 0, the speedup over `cusparse` (t_cusparse / t), the
  * matrix's bytes, and the largest error against the CPU double reference,
  * max_i |y_i - ref_i| / (|A| |x|)_i, with y poisoned (NaN) before the run. A format that
- * refuses the matrix gets a row with its reason. It uses the public API only: the plan's
+ * refuses the matrix gets a row with its reason. On CUDA the last lines name the fastest
+ * cuSPARSE row (list cusparse:alg=1, coo, sell... to time its algorithms), the fastest of
+ * Spira's own formats and auto, each with its speed against that row's. It uses the public API only: the plan's
  * costs from spira_matrix_plan_info, the runs timed by spira_spmv_time.
  *
  * Exit status: 0, 1 if a format failed (not a refusal) or exceeded the error bound, 2 for
@@ -77,6 +79,19 @@ typedef struct {
  * converted on the host, its upload, as made again (a plan built on the GPU uploads
  * nothing: what its first upload_ms holds is the matrix's one CSR upload, which the first
  * plan to need it pays and no rebuild pays again). */
+/* A row's times, kept while it is the fastest of its kind (spmv_ms alone). */
+typedef struct {
+    char label[128];
+    double ms, stream_ms;
+} fastest;
+
+static void keep_fastest(fastest *f, const char *label, double ms, double stream_ms)
+{
+    if (ms <= 0 || (f->ms > 0 && f->ms <= ms)) return;
+    snprintf(f->label, sizeof f->label, "%s", label);
+    f->ms = ms, f->stream_ms = stream_ms;
+}
+
 static double warm_setup(const result *r)
 {
     return r->select_ms + r->convert_warm_ms +
@@ -355,6 +370,8 @@ int main(int argc, char **argv)
     }
     double t_cusparse = 0;
     int rc = 0;
+    /* the fastest cuSPARSE row, the fastest of Spira's own and auto's, for the last line */
+    fastest best[3] = {{"", 0, 0}, {"", 0, 0}, {"", 0, 0}};
     for (int i = base; i <= nf; i++) {
         result r;
         bench_format(ctx, A, &items[i], vx, vy, ref, scale, ybuf, (int)warmup, (int)reps,
@@ -370,6 +387,11 @@ int main(int argc, char **argv)
         char label[128];
         snprintf(label, sizeof label, "%s%s%s", items[i].name, items[i].opts[0] ? ":" : "",
                  items[i].opts);
+        if (r.ok && !strcmp(r.status, "ok"))
+            keep_fastest(&best[!strcmp(items[i].name, "cusparse") ? 0
+                               : !strcmp(items[i].name, "auto") ? 2
+                                                                : 1],
+                         label, t, r.stream_ms);
         if (csv) {
             printf("%s,%d,%d,%d,%s,%s,", source, m, n, nnz, prec, gpu ? "cuda" : "cpu");
             cli_csv_field(items[i].name);
@@ -406,6 +428,16 @@ int main(int argc, char **argv)
             printf("%-22s %9s %9s %9s %9s %8s   %s\n", label, "-", "-", "-", "-", r.status, r.note);
         }
         fflush(stdout);
+    }
+    if (!csv && best[0].ms > 0 && (best[1].ms > 0 || best[2].ms > 0)) {
+        printf("\nfastest cuSPARSE row: %s, %.5f ms alone, %.5f back to back\n", best[0].label,
+               best[0].ms, best[0].stream_ms);
+        for (int k = 1; k < 3; k++)
+            if (best[k].ms > 0)
+                printf("%s %s: %.5f ms alone, %.5f back to back: %.2fx and %.2fx cuSPARSE's\n",
+                       k == 1 ? "fastest of Spira's own:" : "auto:", best[k].label, best[k].ms,
+                       best[k].stream_ms, best[0].ms / best[k].ms,
+                       best[k].stream_ms > 0 ? best[0].stream_ms / best[k].stream_ms : 0);
     }
     spira_vector_destroy(vx);
     spira_vector_destroy(vy);
