@@ -36,8 +36,10 @@
  * 0.012-0.013 [s20]; 32-lane steps at arrow's rate had predicted 0.017 for wiki-Vote. */
 #define ROW_STEP_MS 0.0000765
 /* sell's slots a nonzero: rows sorted by length in windows of 65,536 pad little where rows
- * are even (1.03 on the kNN Laplacian, 1.00-1.01 on the Laplacians [s20]); on uneven rows
- * its wide slices, not its padding, set the time (uneven_gbs) */
+ * are even (1.000 on the kNN Laplacian and the Laplacians, 1.004-1.019 on bcsstk13, bcsstk16
+ * and sherman5 [s20]); 1.05 also stands for what the bytes leave out, y written through the
+ * permutation, so that ELL keeps rows of one length. On uneven rows its wide slices, not
+ * its padding, set the time (uneven_gbs). */
 #define SELL_FILL 1.05
 
 /* How a format's plan is set up on the CUDA backend: it borrows the device CSR (the CSR
