@@ -16,8 +16,9 @@
  * max_i |y_i - ref_i| / (|A| |x|)_i, with y poisoned (NaN) before the run. A format that
  * refuses the matrix gets a row with its reason. On CUDA the last lines name the fastest
  * cuSPARSE row (list cusparse:alg=1, coo, sell... to time its algorithms), the fastest of
- * Spira's own formats and auto, each with its speed against that row's. It uses the public API only: the plan's
- * costs from spira_matrix_plan_info, the runs timed by spira_spmv_time.
+ * Spira's own formats and auto, each with its speed against that row's. It uses the
+ * public API only: the plan's costs from spira_matrix_plan_info, the runs timed by
+ * spira_spmv_time.
  *
  * Exit status: 0, 1 if a format failed (not a refusal) or exceeded the error bound, 2 for
  * bad usage.
@@ -75,10 +76,6 @@ typedef struct {
     const char *converted_on; /* "gpu", "host" */
 } result;
 
-/* Setup when the conversion is made again: auto's choice, the conversion and, for a layout
- * converted on the host, its upload, as made again (a plan built on the GPU uploads
- * nothing: what its first upload_ms holds is the matrix's one CSR upload, which the first
- * plan to need it pays and no rebuild pays again). */
 /* A row's times, kept while it is the fastest of its kind (spmv_ms alone). */
 typedef struct {
     char label[128];
@@ -92,6 +89,10 @@ static void keep_fastest(fastest *f, const char *label, double ms, double stream
     f->ms = ms, f->stream_ms = stream_ms;
 }
 
+/* Setup when the conversion is made again: auto's choice, the conversion and, for a layout
+ * converted on the host, its upload, as made again (a plan built on the GPU uploads
+ * nothing: what its first upload_ms holds is the matrix's one CSR upload, which the first
+ * plan to need it pays and no rebuild pays again). */
 static double warm_setup(const result *r)
 {
     return r->select_ms + r->convert_warm_ms +
