@@ -36,16 +36,13 @@ static spira_status cusparse_convert(spira_context ctx, const spira__csr *A, con
     return SPIRA_OK;
 }
 
-/* Slots of cuSPARSE's SELL: each slice of 32 rows as wide as its longest row. */
+/* Slots of cuSPARSE's SELL: each slice of 32 rows, in order, as wide as its longest row. */
 static int64_t sell_slots(const spira__csr *A)
 {
+    const int64_t nslices = ((int64_t)A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C;
     int64_t slots = 0;
-    for (int32_t s = 0; s < A->nrows; s += SPIRA__SELL_C) {
-        int32_t end = A->nrows - s < SPIRA__SELL_C ? A->nrows : s + SPIRA__SELL_C, w = 0;
-        for (int32_t r = s; r < end; r++)
-            if (A->row_ptr[r + 1] - A->row_ptr[r] > w) w = A->row_ptr[r + 1] - A->row_ptr[r];
-        slots += (int64_t)w * SPIRA__SELL_C;
-    }
+    for (int32_t sl = 0; sl < nslices; sl++)
+        slots += (int64_t)spira__sell_slice_width(A, NULL, sl) * SPIRA__SELL_C;
     return slots;
 }
 

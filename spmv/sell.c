@@ -73,6 +73,17 @@ spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, 
                         sl + 1, nslices, (long long)slots, INT32_MAX);
 }
 
+int32_t spira__sell_slice_width(const spira__csr *A, const int32_t *perm, int32_t sl)
+{
+    const int32_t C = SPIRA__SELL_C;
+    int32_t width = 0;
+    for (int32_t r = sl * C; r < A->nrows && r < (sl + 1) * C; r++) {
+        const int32_t i = perm ? perm[r] : r, len = A->row_ptr[i + 1] - A->row_ptr[i];
+        if (len > width) width = len;
+    }
+    return width;
+}
+
 size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int64_t slots, spira_dtype t)
 {
     return (size_t)slots * (sizeof(int32_t) + spira_dtype_size(t)) +
@@ -126,12 +137,7 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
     int64_t slots = 0;
     S->slice_ptr[0] = 0;
     for (int32_t sl = 0; sl < S->nslices; sl++) {
-        int32_t width = 0;
-        for (int32_t r = sl * C; r < A->nrows && r < (sl + 1) * C; r++) {
-            int32_t i = S->perm[r], len = A->row_ptr[i + 1] - A->row_ptr[i];
-            if (len > width) width = len;
-        }
-        slots += (int64_t)width * C;
+        slots += (int64_t)spira__sell_slice_width(A, S->perm, sl) * C;
         if (slots > INT32_MAX) {
             sell_destroy(S);
             return spira__sell_refuse(ctx, sl, S->nslices, slots);

@@ -40,6 +40,8 @@ typedef struct {
 spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t *sigma);
 /* The refusal when the first sl + 1 of nslices slices hold slots > INT32_MAX slots. */
 spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots);
+/* Slice sl's width: the longest of its rows, rows perm[sl * C ..] (perm NULL: in order). */
+int32_t spira__sell_slice_width(const spira__csr *A, const int32_t *perm, int32_t sl);
 /* The matrix bytes one multiply reads from a layout of these sizes. */
 size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int64_t slots, spira_dtype t);
 /* S->stats from its sizes, its slots and its longest row. */
