@@ -11,6 +11,9 @@
  * stream, name, the columns bench/timeline-summary.py reads. "%p" in GPU_TRACE becomes the
  * process id, "%r" the MPI rank (OMPI_COMM_WORLD_RANK or PMI_RANK), default gpu-trace-%p.csv.
  * Timestamps are CUPTI's, one clock for all processes of a host, so ranks line up.
+ * GPU_TRACE_API=US also records the host's CUDA runtime calls that took US microseconds or
+ * more (device column "host", stream column the thread id, name "cudaMalloc" and so on):
+ * where a host waits on module loading, allocation or a synchronization.
  * Built by bench/carry-build.sh (gcc -shared ... -lcupti), not by make: it is a tool of the
  * benchmarks, not part of Spira.
  */
@@ -25,6 +28,7 @@
 #define BUFFER_BYTES (8u << 20)
 
 static FILE *out;
+static unsigned long long api_min_ns; /* GPU_TRACE_API, in ns; 0: host calls not recorded */
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
@@ -73,6 +77,16 @@ static void record(const CUpti_Activity *a)
         fprintf(out, "%llu,%llu,%u,%u,\"[memset %llu B]\"\n", (unsigned long long)m->start,
                 (unsigned long long)(m->end - m->start), m->deviceId, m->streamId,
                 (unsigned long long)m->bytes);
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_RUNTIME: {
+        const CUpti_ActivityAPI *c = (const CUpti_ActivityAPI *)a;
+        const char *name = NULL;
+        if (c->end - c->start < api_min_ns) break;
+        if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, c->cbid, &name) != CUPTI_SUCCESS)
+            name = "?";
+        fprintf(out, "%llu,%llu,host,%u,\"%s\"\n", (unsigned long long)c->start,
+                (unsigned long long)(c->end - c->start), c->threadId, name);
         break;
     }
     default: break;
@@ -134,6 +148,12 @@ int InitializeInjection(void)
         fclose(out);
         out = NULL;
         return 0;
+    }
+    const char *api = getenv("GPU_TRACE_API");
+    if (api && atof(api) > 0) {
+        api_min_ns = (unsigned long long)(atof(api) * 1e3);
+        if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME) != CUPTI_SUCCESS)
+            fprintf(stderr, "gpu-trace: CUPTI would not record runtime calls\n");
     }
     atexit(finish);
     return 1;

@@ -152,7 +152,7 @@ const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_s
 /* Formats a trial times: every one with a cheap conversion (not pkt, whose partition takes
  * seconds; not lightspmv, which never won on the H100). cusparse only on CUDA. */
 static const char *const trial_formats[] = {"csr-scalar", "csr-vector", "ell", "dia", "hyb",
-                                            "cmrs", "merge", "cusparse", NULL};
+                                            "cmrs", "merge", "sell", "cusparse", NULL};
 
 /* Median over 5 batches of 10 multiplies of the milliseconds one takes, after 2 untimed. */
 static spira_status time_plan(spira_context ctx, spira__spmv_plan *p, spira_vector x,

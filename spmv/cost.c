@@ -14,7 +14,9 @@
  *   [mt]    2026-11-26-h200-merge-tiles: small matrices, one call each (an H200);
  *   [s20]   2026-11-27-session20/run5-spmv.txt: every format and cuSPARSE algorithm on the
  *           generated matrices (R-MAT 2^20, kNN, circuit, 3-D 150^3, 2-D 2000^2) and the
- *           18 ../shared matrices, sell with 2-8 warps a slice when slices are few.
+ *           18 ../shared matrices, sell with 2-8 warps a slice when slices are few;
+ *   [s21]   2026-11-27-session21/run5-ab.txt, run6: sell with its long rows apart (the
+ *           alternating new/old runs of run3.sh) on the generated and small matrices.
  * Each folder's README names the tree it was measured at; the host conversions that the
  * GPU ones replaced are in 2026-11-25-code-comments. Effective bandwidths count the
  * matrix's bytes, x once and y once over the measured time.
@@ -37,9 +39,10 @@
 #define ROW_STEP_MS 0.0000765
 /* sell's slots a nonzero: rows sorted by length in windows of 65,536 pad little where rows
  * are even (1.000 on the kNN Laplacian and the Laplacians, 1.004-1.019 on bcsstk13, bcsstk16
- * and sherman5 [s20]); 1.05 also stands for what the bytes leave out, y written through the
- * permutation, so that ELL keeps rows of one length. On uneven rows its wide slices, not
- * its padding, set the time (uneven_gbs). */
+ * and sherman5 [s20]; 1.001-1.010 on R-MAT, circuit and wiki-Vote with long rows apart
+ * [s21]); 1.05 also stands for what the bytes leave out, y written through the
+ * permutation, so that ELL keeps rows of one length. On uneven rows the long rows' scattered
+ * reads of x, not padding, set the time (uneven_gbs). */
 #define SELL_FILL 1.05
 
 /* How a format's plan is set up on the CUDA backend: it borrows the device CSR (the CSR
@@ -100,11 +103,12 @@ static const cost_row rows[] = {
     /* SELL-C-sigma, converted on the GPU: 12.9-14.4 of its multiplies on the Laplacians and
      * R-MAT, 25.7 on kNN (a process's first), 0.2-0.5 ms on matrices of a few thousand rows
      * (the sort's and the slot count's waits) [s20]. 2,283 GB/s on kNN, 2,663-2,726 on the
-     * Laplacians (0.0298 ms on kNN against cuSPARSE SELL's 0.0325 and CSR's 0.0391); on
-     * uneven rows its wide slices' chunks cost more than the bytes say: 0.201 ms on R-MAT
-     * (cuSPARSE 0.153), 0.237 on the circuit matrix (0.070); 0.008-0.011 ms on small
-     * matrices of even rows [s20] */
-    {"sell", BUILDS_ON_GPU, 0, 14, 0.2, 2600, 900, 0.009, 0, 0},
+     * Laplacians (0.0298 ms on kNN against cuSPARSE SELL's 0.0325 and CSR's 0.0391) [s20].
+     * Uneven rows, with the rows over 64 entries apart in chunks (one launch): 1,318 GB/s on
+     * R-MAT 2^20 (0.163 ms; cuSPARSE's CSR 0.151), 2,074 on the circuit matrix (0.078;
+     * 0.069); small matrices with dense rows (arrow, adder_dcop_05, wiki-Vote, 2,000 rows
+     * with one of 2,000) 0.009-0.012 ms alone, 5.3-6.2 us back to back [s21] */
+    {"sell", BUILDS_ON_GPU, 0, 14, 0.2, 2600, 1300, 0.009, 0, 0},
 };
 
 int spira__cost_predict(const spira__row_stats *s, const char *format, size_t value_size,
@@ -128,11 +132,7 @@ int spira__cost_predict(const spira__row_stats *s, const char *format, size_t va
         bytes = slots * (v + 4) + 4.0 * ((double)s->nrows + s->nrows / 32.0); /* perm, slices */
     }
     const double gbs = s->cv > 0.5 ? r->uneven_gbs : r->gbs;
-    /* sell's slices of rows longer than 64 go to its two wide-slice kernels (sell_gpu.cu):
-     * three launches, 0.026 ms on adder_dcop_05 [s20] */
-    const double launches = !strcmp(format, "sell") && s->max_row > 64 ? 3 : 1;
-    const double stream =
-        launches * r->launch_ms + (bytes + v * ((double)s->nrows + s->ncols)) / (gbs * 1e6);
+    const double stream = r->launch_ms + (bytes + v * ((double)s->nrows + s->ncols)) / (gbs * 1e6);
     const double steps = (double)s->max_row / spira__csr_vector_lanes(s->mean);
     const double wait = r->row_wait ? r->launch_ms + steps * ROW_STEP_MS : 0;
     c->multiply_ms = stream > wait ? stream : wait;

@@ -42,7 +42,7 @@ static int64_t sell_slots(const spira__csr *A)
     const int64_t nslices = ((int64_t)A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C;
     int64_t slots = 0;
     for (int32_t sl = 0; sl < nslices; sl++)
-        slots += (int64_t)spira__sell_slice_width(A, NULL, sl) * SPIRA__SELL_C;
+        slots += (int64_t)spira__sell_slice_width(A, NULL, A->nrows, sl) * SPIRA__SELL_C;
     return slots;
 }
 
@@ -56,7 +56,7 @@ static size_t cusparse_bytes(const void *layout)
     case SPIRA__CUSPARSE_COO2:
         return (size_t)A->nnz * (2 * sizeof(int32_t) + spira_dtype_size(A->dtype));
     case SPIRA__CUSPARSE_SELL:
-        return spira__sell_bytes_of(0, (A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C,
+        return spira__sell_bytes_of(0, (A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C, 0,
                                     sell_slots(A), A->dtype);
     default:
         return spira__csr_layout_bytes(A);

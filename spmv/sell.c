@@ -9,7 +9,8 @@
  * of them (bench/sell-padding.py; bench/results/2026-11-24-sell-padding/), and a window's
  * x and y (1 MB in double) stay well inside a GPU's L2, which catches the scattered writes
  * of y and the reordered reads of x that the sort brings. A few dense rows among short
- * ones (a circuit matrix) need one window over all rows; the merge format is for those.
+ * ones (a circuit matrix) would pad their slices to their length in every window: rows over
+ * SPIRA__SELL_LONG entries are kept apart, row after row (sell.h).
  */
 #include "sell.h"
 
@@ -25,19 +26,30 @@ static int key_order(const void *a, const void *b)
 }
 
 /* perm: each window of sigma rows sorted by length, longest first, equal lengths in row
- * order (keys: the length's complement above the row). keys is nrows scratch. */
-static void sell_sort(const spira__csr *A, int32_t sigma, uint64_t *keys, int32_t *perm)
+ * order (keys: the length's complement above the row), the long rows (longer than
+ * SPIRA__SELL_LONG, with sigma > 1) taken out of their windows and sorted the same way after
+ * all of them. keys is nrows scratch. Returns the long rows' count. */
+static int32_t sell_sort(const spira__csr *A, int32_t sigma, uint64_t *keys, int32_t *perm)
 {
-    for (int32_t i = 0; i < A->nrows; i++) {
-        uint32_t len = (uint32_t)(A->row_ptr[i + 1] - A->row_ptr[i]);
-        keys[i] = (uint64_t)(UINT32_MAX - len) << 32 | (uint32_t)i;
-    }
+    const int32_t long_min = SPIRA__SELL_LONG;
+    const int32_t n = A->nrows;
+    int32_t nlong = 0;
     if (sigma > 1)
-        for (int32_t w = 0; w < A->nrows; w += sigma) {
-            int32_t n = A->nrows - w < sigma ? A->nrows - w : sigma;
-            qsort(keys + w, (size_t)n, sizeof *keys, key_order);
+        for (int32_t i = 0; i < n; i++) nlong += A->row_ptr[i + 1] - A->row_ptr[i] > long_min;
+    int32_t at = 0, at_long = n - nlong;
+    for (int32_t w = 0; w < n; w += sigma) {
+        const int32_t end = n - w < sigma ? n : w + sigma, first = at;
+        for (int32_t i = w; i < end; i++) {
+            uint32_t len = (uint32_t)(A->row_ptr[i + 1] - A->row_ptr[i]);
+            uint64_t key = (uint64_t)(UINT32_MAX - len) << 32 | (uint32_t)i;
+            if (nlong && len > (uint32_t)long_min) keys[at_long++] = key;
+            else keys[at++] = key;
         }
-    for (int32_t i = 0; i < A->nrows; i++) perm[i] = (int32_t)(keys[i] & UINT32_MAX);
+        if (sigma > 1) qsort(keys + first, (size_t)(at - first), sizeof *keys, key_order);
+    }
+    qsort(keys + at, (size_t)nlong, sizeof *keys, key_order);
+    for (int32_t i = 0; i < n; i++) perm[i] = (int32_t)(keys[i] & UINT32_MAX);
+    return nlong;
 }
 
 static void sell_destroy(void *layout)
@@ -46,6 +58,7 @@ static void sell_destroy(void *layout)
     if (!S) return;
     spira__free(S->slice_ptr);
     spira__free(S->perm);
+    spira__free(S->long_ptr);
     spira__free(S->cols);
     spira__free(S->vals);
     spira__free(S);
@@ -67,41 +80,54 @@ spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t 
 
 spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots)
 {
+    if (sl >= nslices)
+        return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
+                            "sell refuses: its %d slices and its long rows hold %lld entries "
+                            "(padding included), beyond the 32-bit index range (%d)",
+                            nslices, (long long)slots, INT32_MAX);
     return spira__error(ctx, SPIRA_ERR_UNSUPPORTED,
                         "sell refuses: the first %d of %d slices already hold %lld "
                         "slots (padding included), beyond the 32-bit index range (%d)",
                         sl + 1, nslices, (long long)slots, INT32_MAX);
 }
 
-int32_t spira__sell_slice_width(const spira__csr *A, const int32_t *perm, int32_t sl)
+int32_t spira__sell_slice_width(const spira__csr *A, const int32_t *perm, int32_t sliced,
+                                int32_t sl)
 {
     const int32_t C = SPIRA__SELL_C;
     int32_t width = 0;
-    for (int32_t r = sl * C; r < A->nrows && r < (sl + 1) * C; r++) {
+    for (int32_t r = sl * C; r < sliced && r < (sl + 1) * C; r++) {
         const int32_t i = perm ? perm[r] : r, len = A->row_ptr[i + 1] - A->row_ptr[i];
         if (len > width) width = len;
     }
     return width;
 }
 
-size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int64_t slots, spira_dtype t)
+size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int32_t nlong, int64_t entries,
+                            spira_dtype t)
 {
-    return (size_t)slots * (sizeof(int32_t) + spira_dtype_size(t)) +
-           ((size_t)nslices + 1 + (size_t)nrows) * sizeof(int32_t);
+    const size_t pointers = (size_t)nslices + 1 + (nlong ? (size_t)nlong + 1 : 0);
+    return (size_t)entries * (sizeof(int32_t) + spira_dtype_size(t)) +
+           (pointers + (size_t)nrows) * sizeof(int32_t);
 }
 
-void spira__sell_describe(spira__sell *S, int64_t slots, int32_t longest)
+void spira__sell_describe(spira__sell *S, int64_t slots, int64_t long_entries, int32_t longest)
 {
     const int32_t C = SPIRA__SELL_C;
     /* what ELL would store: the longest row for every row, rows rounded up to 32 */
-    double ell = (double)longest * (double)S->nslices * C;
+    double ell = (double)longest * (double)(((int64_t)S->nrows + C - 1) / C) * C;
+    int k;
     if (S->nnz)
-        snprintf(S->stats, sizeof S->stats,
-                 "sigma %d, %d slices of %d rows, padding %.3f slots a nonzero (ELL: %.3f)",
-                 S->sigma, S->nslices, C, (double)slots / S->nnz, ell / S->nnz);
+        k = snprintf(S->stats, sizeof S->stats,
+                     "sigma %d, %d slices of %d rows, padding %.3f slots a nonzero (ELL: %.3f)",
+                     S->sigma, S->nslices, C,
+                     (double)(slots + long_entries) / S->nnz, ell / S->nnz);
     else
-        snprintf(S->stats, sizeof S->stats, "sigma %d, %d slices of %d rows, no nonzeros",
-                 S->sigma, S->nslices, C);
+        k = snprintf(S->stats, sizeof S->stats, "sigma %d, %d slices of %d rows, no nonzeros",
+                     S->sigma, S->nslices, C);
+    if (S->nlong && k > 0 && (size_t)k < sizeof S->stats)
+        snprintf(S->stats + k, sizeof S->stats - (size_t)k, "; %d long rows apart (%lld entries)",
+                 S->nlong, (long long)long_entries);
 }
 
 /* Option sigma=N: 1 (no sorting: SELL-C-1) or a positive multiple of C. */
@@ -116,44 +142,59 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
     if (!S) return spira__nomem(ctx, "SELL layout", sizeof *S);
     S->nrows = A->nrows, S->ncols = A->ncols, S->nnz = A->nnz, S->dtype = A->dtype;
     S->sigma = sigma;
-    S->nslices = (int32_t)(((int64_t)A->nrows + C - 1) / C);
     uint64_t *keys = NULL;
     spira_status s = spira__alloc(ctx, (void **)&S->perm, (size_t)A->nrows, sizeof(int32_t),
                                   "SELL row permutation");
     if (s == SPIRA_OK)
+        s = spira__alloc(ctx, (void **)&keys, (size_t)A->nrows, sizeof *keys, "SELL sort keys");
+    if (s == SPIRA_OK) {
+        S->nlong = sell_sort(A, S->sigma, keys, S->perm);
+        S->nslices = (int32_t)(((int64_t)A->nrows - S->nlong + C - 1) / C);
         s = spira__alloc(ctx, (void **)&S->slice_ptr, (size_t)S->nslices + 1, sizeof(int32_t),
                          "SELL slice pointers");
-    if (s == SPIRA_OK)
-        s = spira__alloc(ctx, (void **)&keys, (size_t)A->nrows, sizeof *keys, "SELL sort keys");
+    }
+    if (s == SPIRA_OK && S->nlong)
+        s = spira__alloc(ctx, (void **)&S->long_ptr, (size_t)S->nlong + 1, sizeof(int32_t),
+                         "SELL long rows' offsets");
+    spira__free(keys);
     if (s != SPIRA_OK) {
-        spira__free(keys);
         sell_destroy(S);
         return s;
     }
-    sell_sort(A, S->sigma, keys, S->perm);
-    spira__free(keys);
     /* slice widths: the first row of a slice is its longest (sorted), but with sigma = 1
-     * any row may be */
-    int64_t slots = 0;
+     * any row may be; then the long rows' entries after the slots */
+    const int32_t sliced = A->nrows - S->nlong;
+    int64_t slots = 0, entries;
     S->slice_ptr[0] = 0;
     for (int32_t sl = 0; sl < S->nslices; sl++) {
-        slots += (int64_t)spira__sell_slice_width(A, S->perm, sl) * C;
+        slots += (int64_t)spira__sell_slice_width(A, S->perm, sliced, sl) * C;
         if (slots > INT32_MAX) {
             sell_destroy(S);
             return spira__sell_refuse(ctx, sl, S->nslices, slots);
         }
         S->slice_ptr[sl + 1] = (int32_t)slots;
     }
+    entries = slots;
+    for (int32_t j = 0; j < S->nlong; j++) {
+        const int32_t i = S->perm[sliced + j];
+        S->long_ptr[j] = (int32_t)entries; /* entries <= slots + nnz checked below */
+        entries += A->row_ptr[i + 1] - A->row_ptr[i];
+        if (entries > INT32_MAX) {
+            sell_destroy(S);
+            return spira__sell_refuse(ctx, S->nslices, S->nslices, entries);
+        }
+    }
+    if (S->nlong) S->long_ptr[S->nlong] = (int32_t)entries;
     size_t es = spira_dtype_size(A->dtype);
-    s = spira__alloc(ctx, (void **)&S->cols, (size_t)slots, sizeof(int32_t), "SELL columns");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, &S->vals, (size_t)slots, es, "SELL values");
+    s = spira__alloc(ctx, (void **)&S->cols, (size_t)entries, sizeof(int32_t), "SELL columns");
+    if (s == SPIRA_OK) s = spira__alloc(ctx, &S->vals, (size_t)entries, es, "SELL values");
     if (s != SPIRA_OK) {
         sell_destroy(S);
         return s;
     }
     memset(S->cols, 0xff, (size_t)slots * sizeof(int32_t)); /* all -1: padding unless filled */
     memset(S->vals, 0, (size_t)slots * es);                 /* 0.0 in both precisions */
-    for (int32_t r = 0; r < A->nrows; r++) {
+    for (int32_t r = 0; r < sliced; r++) {
         int32_t i = S->perm[r], b = A->row_ptr[i], len = A->row_ptr[i + 1] - b;
         size_t at = (size_t)S->slice_ptr[r / C] + (size_t)(r % C);
         for (int32_t k = 0; k < len; k++, at += C) {
@@ -161,10 +202,16 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
             memcpy((char *)S->vals + at * es, (const char *)A->val + (size_t)(b + k) * es, es);
         }
     }
+    for (int32_t j = 0; j < S->nlong; j++) {
+        const int32_t i = S->perm[sliced + j], b = A->row_ptr[i];
+        const size_t at = (size_t)S->long_ptr[j], len = (size_t)(A->row_ptr[i + 1] - b);
+        memcpy(S->cols + at, A->col_idx + b, len * sizeof(int32_t));
+        memcpy((char *)S->vals + at * es, (const char *)A->val + (size_t)b * es, len * es);
+    }
     int32_t longest = 0;
     for (int32_t i = 0; i < A->nrows; i++)
         if (A->row_ptr[i + 1] - A->row_ptr[i] > longest) longest = A->row_ptr[i + 1] - A->row_ptr[i];
-    spira__sell_describe(S, slots, longest);
+    spira__sell_describe(S, slots, entries - slots, longest);
     *layout = S;
     return SPIRA_OK;
 }
@@ -173,12 +220,19 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
     do {                                                                                 \
         const T *v = (const T *)S->vals, *xx = (const T *)x;                             \
         T *yy = (T *)y;                                                                  \
+        const int32_t sliced = S->nrows - S->nlong;                                      \
         for (int32_t r = 0; r < S->nrows; r++) {                                         \
-            int32_t sl = r / SPIRA__SELL_C;                                              \
-            int32_t width = (S->slice_ptr[sl + 1] - S->slice_ptr[sl]) / SPIRA__SELL_C;   \
-            size_t at = (size_t)S->slice_ptr[sl] + (size_t)(r % SPIRA__SELL_C);          \
+            size_t at, end, step;                                                        \
+            if (r < sliced) {                                                            \
+                int32_t sl = r / SPIRA__SELL_C;                                          \
+                at = (size_t)S->slice_ptr[sl] + (size_t)(r % SPIRA__SELL_C);             \
+                end = (size_t)S->slice_ptr[sl + 1], step = SPIRA__SELL_C;                \
+            } else {                                                                     \
+                at = (size_t)S->long_ptr[r - sliced];                                    \
+                end = (size_t)S->long_ptr[r - sliced + 1], step = 1;                     \
+            }                                                                            \
             T sum = 0;                                                                   \
-            for (int32_t k = 0; k < width; k++, at += SPIRA__SELL_C) {                   \
+            for (; at < end; at += step) {                                               \
                 int32_t c = S->cols[at];                                                 \
                 if (c < 0) break; /* padding only at a row's end */                      \
                 sum += v[at] * xx[c];                                                    \
@@ -198,7 +252,8 @@ static void sell_apply(const void *layout, double alpha, const void *x, double b
 static size_t sell_bytes(const void *layout)
 {
     const spira__sell *S = (const spira__sell *)layout;
-    return spira__sell_bytes_of(S->nrows, S->nslices, S->slice_ptr[S->nslices], S->dtype);
+    const int32_t entries = S->nlong ? S->long_ptr[S->nlong] : S->slice_ptr[S->nslices];
+    return spira__sell_bytes_of(S->nrows, S->nslices, S->nlong, entries, S->dtype);
 }
 
 static const char *sell_stats(const void *layout)
@@ -211,8 +266,9 @@ extern const spira__format_gpu spira__sell_gpu;
 const spira__format spira__sell_format = {
     .name = "sell",
     .description = "SELL-C-sigma: rows sorted by length within windows of sigma (default "
-                   "65536) rows, slices of 32 padded to their longest, a warp a slice; the "
-                   "padding ratio in its stats (Kreutzer et al. 2014)",
+                   "65536) rows, slices of 32 padded to their longest, a warp a slice, rows "
+                   "over 64 entries apart in chunks; the padding ratio in its stats "
+                   "(Kreutzer et al. 2014)",
     .options = "sigma",
     .convert = sell_convert,
     .apply = sell_apply,

@@ -10,6 +10,13 @@
  * column -1 (value 0), where the multiply stops. The last slice's missing rows are all
  * padding (perm holds only the nrows real rows). Callers never see the order: y comes out
  * in the original row order.
+ *
+ * Long rows are kept out of the slices (sigma > 1 only): a row longer than SPIRA__SELL_LONG
+ * entries would pad its slice's 31 other rows to its length, as a circuit matrix's dense
+ * rows did (4.3 slots a nonzero, bench/results/2026-11-27-session20), and make its warp
+ * walk it alone. They follow the sliced rows in the order, sorted longest first across all
+ * windows (perm[nrows - nlong ..]), and their entries follow the slots row after row as in
+ * CSR: long row j's at long_ptr[j] .. long_ptr[j + 1] of cols and vals.
  */
 #ifndef SPIRA_SPMV_SELL_H
 #define SPIRA_SPMV_SELL_H
@@ -22,15 +29,20 @@ extern "C" {
 
 #define SPIRA__SELL_C 32            /* rows a slice: a warp */
 #define SPIRA__SELL_SIGMA_DEFAULT 65536 /* rows a sorting window (sell.c says why) */
+#define SPIRA__SELL_LONG 64 /* entries beyond which a row is long (sigma > 1): a slice's width
+                               where a warp's walk starts to set the multiply's time */
 
 typedef struct {
     int32_t nrows, ncols, nnz, sigma, nslices;
+    int32_t nlong;      /* rows kept out of the slices: the last nlong of perm */
     spira_dtype dtype;
     int32_t *slice_ptr; /* nslices + 1 slot offsets; slice s holds (ptr[s+1]-ptr[s])/C a row */
     int32_t *perm;      /* nrows: the original row of each sorted position */
-    int32_t *cols;      /* slice_ptr[nslices] slots, -1 for padding */
+    int32_t *long_ptr;  /* nlong + 1 offsets into cols and vals (from slice_ptr[nslices]);
+                           NULL when nlong is 0 */
+    int32_t *cols;      /* the slots (-1 for padding), then the long rows' columns */
     void *vals;         /* as many values of dtype, 0 for padding */
-    char stats[160];    /* sigma, slices and the padding ratio, for benchmarks */
+    char stats[192];    /* sigma, slices, the padding ratio and the long rows, for benchmarks */
 } spira__sell;
 
 /* What the host conversion (sell.c) and the one on the GPU (sell_gpu.cu, whose device
@@ -38,14 +50,19 @@ typedef struct {
  * and describe a layout in the same words. */
 /* Option sigma: 1 (no sorting) or a positive multiple of C, else SPIRA_ERR_INVALID_ARG. */
 spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t *sigma);
-/* The refusal when the first sl + 1 of nslices slices hold slots > INT32_MAX slots. */
+/* The refusal when the first sl + 1 of nslices slices hold slots > INT32_MAX slots, or (sl =
+ * nslices) the slots and the long rows' entries do. */
 spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots);
-/* Slice sl's width: the longest of its rows, rows perm[sl * C ..] (perm NULL: in order). */
-int32_t spira__sell_slice_width(const spira__csr *A, const int32_t *perm, int32_t sl);
-/* The matrix bytes one multiply reads from a layout of these sizes. */
-size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int64_t slots, spira_dtype t);
-/* S->stats from its sizes, its slots and its longest row. */
-void spira__sell_describe(spira__sell *S, int64_t slots, int32_t longest);
+/* Slice sl's width: the longest of its rows, rows perm[sl * C ..] below sliced (perm NULL:
+ * in order). */
+int32_t spira__sell_slice_width(const spira__csr *A, const int32_t *perm, int32_t sliced,
+                                int32_t sl);
+/* The matrix bytes one multiply reads from a layout of these sizes (entries: the slots
+ * and the long rows' entries). */
+size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int32_t nlong, int64_t entries,
+                            spira_dtype t);
+/* S->stats from its sizes, its slots, its long rows' entries and its longest row. */
+void spira__sell_describe(spira__sell *S, int64_t slots, int64_t long_entries, int32_t longest);
 
 #ifdef __cplusplus
 }

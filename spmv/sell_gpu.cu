@@ -6,15 +6,15 @@
  * its sum goes to y at the row's original index (perm). A matrix of few slices gives each
  * slice 2, 4 or 8 warps, each a share of its steps, added in warp order.
  *
- * A wide slice (more than kWide entries a row: a power-law graph's hubs, a circuit's dense
- * rows, sorted together by sigma) would be one warp's serial loop as long as its longest
- * row, tens of thousands of steps on an R-MAT graph, longer than another format's whole
- * multiply (bench/results/2026-11-26-h200x2-session11). Such slices are cut into chunks
- * of kChunk steps, a warp a chunk (each lane its row's kChunk entries there, still
- * coalesced), whose sums a second kernel adds up for each row in a fixed order: the same
- * bits on every run, no atomics. Which slices are wide and their chunks are read off
- * slice_ptr when the layout reaches the device (wide_plan); the layout itself does not
- * change, so the host conversion and the GPU's stay byte for byte.
+ * Long rows (sell.h: more than SPIRA__SELL_LONG entries, kept out of the slices and stored
+ * row after row) would each make a slice one warp's serial loop as long as the row, tens
+ * of thousands of steps on an R-MAT graph (bench/results/2026-11-26-h200x2-session11). They
+ * are cut into chunks of kLongChunk entries, a warp a chunk reading consecutive addresses,
+ * in the same launch as the slices (its last blocks); a chunk's sum is a fixed shuffle
+ * tree, and the warp that finishes a row's last chunk (a per-row ticket, as merge's fixup)
+ * adds the row's chunk sums in chunk order and writes y: the same bits every run, no
+ * floating-point atomics. With sigma = 1 (no sorting, no long rows) a slice is as wide as
+ * its longest row and its warps walk all of it.
  *
  * The conversion on the GPU (sell_dev_build) makes the host conversion's layout array for
  * array: the longest row K (a reduce, one wait), the rows sorted by (window, K - length)
@@ -25,7 +25,10 @@
  * values are allocated), then the fill: a warp a run of steps of the layout (a step: slot
  * k*32 + lane of a slice, the row's k-th entry or padding), whatever slices they fall in, so
  * the fill's writes are coalesced as the multiply's reads and a slice of dense rows is many
- * warps' work. Last, the slice pointers come back to the host (a third wait) for wide_plan.
+ * warps' work. The long rows (counted from a histogram of row lengths up to the
+ * threshold, one wait) are sorted as a window of their own after the others; their offsets
+ * are a scan of their lengths and a block a row copies them. Last, the slice pointers and
+ * the long rows' offsets come back to the host (a third wait) for the plans.
  */
 #include "device.h"
 #include "rows_gpu.cuh"
@@ -39,37 +42,40 @@
 namespace {
 
 constexpr int kSellBlock = 256;
-constexpr int kWide = 64; /* steps (entries a row) a warp, above which a slice is chunked */
 /* About two waves of warps on an H100 (132 SMs of 64): sell_kernel gives a slice more warps
  * while the slices' warps are fewer */
 constexpr long long kTargetWarps = 16384;
-constexpr int kChunk = 32; /* steps of a chunk: a warp's loop about as long as a narrow slice's */
-constexpr int kSumThreads = 1024; /* a block adding up a wide slice's chunks */
-constexpr int kFillSteps = 8;     /* steps of the layout a warp of the fill writes */
+constexpr int kFillSteps = 8;    /* steps of the layout a warp of the fill writes */
+/* a long row's entries a warp: 8 steps of 32 lanes, two rounds of the unrolled loop's
+ * dependent loads, so that a row is many warps' work and a small matrix's one long row
+ * does not set the multiply's time */
+constexpr int kLongChunk = 256;
 static_assert(SPIRA__SELL_C == 32, "a slice is a warp");
 
 /* The handle: first the host layout's struct, its arrays on the device (slice_ptr, perm,
- * cols, vals; tests read the handle as a spira__sell), its stats written by the build or
- * copied by the upload; then the wide slices' chunks (none: nwide 0, arrays NULL). */
+ * long_ptr, cols, vals; tests read the handle as a spira__sell), its stats written by the
+ * build or copied by the upload; then the long rows' chunks (none: arrays NULL). */
 struct sell_dev {
     spira__sell s;
     int32_t group;         /* warps a slice in sell_kernel: 1, 2, 4 or 8 */
-    int32_t nwide, nitems; /* slices wider than kWide steps a warp; their chunks in all */
-    int32_t *wide_slice;   /* nwide: the slice */
-    int32_t *wide_item;    /* nwide + 1: its first chunk (chunks in slice order) */
-    int32_t *item_wide;    /* nitems: the wide slice a chunk belongs to */
-    void *partial;         /* nitems x 32 sums, a chunk's lanes */
+    int32_t nlong_items;   /* the long rows' chunks (none without long rows) */
+    int32_t *long_item;    /* nlong + 1: a long row's first chunk */
+    int32_t *item_long;    /* nlong_items: the long row a chunk belongs to */
+    void *long_partial;    /* nlong_items chunk sums */
+    unsigned *ticket;      /* nlong: a row's chunks done this multiply (back to 0 after) */
 };
 
 /* The sort key of row i: its window above its length's complement to K, so that the sort
- * keeps windows apart and puts longer rows first within them. */
+ * keeps windows apart and puts longer rows first within them; a row longer than long_min
+ * is in window nwin, after all the others (long_min = K: none is). */
 struct window_key {
     const int *rp;
-    int sigma, K, lbits;
+    int sigma, K, lbits, long_min, nwin;
     __device__ unsigned long long operator()(int i) const
     {
-        const unsigned long long w = (unsigned)(i / sigma);
-        return w << lbits | (unsigned)(K - (rp[i + 1] - rp[i]));
+        const int len = rp[i + 1] - rp[i];
+        const unsigned long long w = len > long_min ? (unsigned)nwin : (unsigned)(i / sigma);
+        return w << lbits | (unsigned)(K - len);
     }
 };
 
@@ -147,34 +153,93 @@ __global__ void __launch_bounds__(kSellBlock)
     }
 }
 
-/* G warps a slice (1, 2, 4 or 8; wide_plan chooses): warp j of a slice's group steps
- * through its steps j, j + G, j + 2G, ..., and the group's first warp adds the others' sums
- * to its own in warp order (shared memory): a fixed order, so the same bits every run. With
- * few slices (a matrix of a few thousand rows) one warp a slice leaves most of the GPU idle
- * while each warp walks its slice's whole width, step after dependent step. */
+/* Long rows' multiply: a warp a chunk of kLongChunk entries of a long row (consecutive
+ * addresses, read once: evict first). The chunk's sum, a fixed shuffle tree, goes to
+ * partial; the warp that takes the row's last ticket adds the row's chunk sums in chunk
+ * order (each lane every 32nd, then a fixed tree), writes y and puts the ticket back to 0
+ * for the next multiply. A row of one chunk needs no ticket. */
+template <typename T> struct long_rows_args {
+    int nitems, sliced;
+    const int *long_ptr, *long_item, *item_long, *perm, *cols;
+    const T *vals, *x;
+    T *partial;
+    unsigned *ticket;
+};
+
+template <typename T>
+__device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned nwarps, T alpha,
+                            T beta, T *__restrict__ y)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    for (unsigned it = warp0; it < (unsigned)a.nitems; it += nwarps) {
+        const int j = __ldg(&a.item_long[it]), first = __ldg(&a.long_item[j]);
+        const int chunks = __ldg(&a.long_item[j + 1]) - first;
+        const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * kLongChunk;
+        const int stop = min(begin + kLongChunk, __ldg(&a.long_ptr[j + 1]));
+        T sum = 0;
+#pragma unroll 4
+        for (int at = begin + (int)lane; at < stop; at += 32)
+            sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+        bool last = chunks == 1;
+        if (!last) {
+            if (lane == 0) {
+                a.partial[it] = sum;
+                __threadfence(); /* the sum is visible before the ticket is taken */
+                last = atomicAdd(&a.ticket[j], 1u) == (unsigned)chunks - 1;
+            }
+            last = __shfl_sync(0xffffffffu, last, 0);
+            if (last) {
+                __threadfence();
+                sum = 0;
+                for (int k = (int)lane; k < chunks; k += 32) sum += __ldcg(&a.partial[first + k]);
+#pragma unroll
+                for (int off = 16; off > 0; off >>= 1)
+                    sum += __shfl_xor_sync(0xffffffffu, sum, off);
+                if (lane == 0) a.ticket[j] = 0;
+            }
+        }
+        if (last && lane == 0) {
+            const int i = __ldg(&a.perm[a.sliced + j]);
+            y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+        }
+    }
+}
+
+/* The multiply, one launch: the first slice_blocks blocks take the slices, the others the
+ * long rows' chunks (long_chunks), so that both run side by side. (The chunks' blocks first
+ * made R-MAT 2^20 13% slower, 0.186 ms against 0.163, and the circuit matrix no faster:
+ * session 21, calls 4-5.)
+ * In the slices, G warps a slice (1, 2, 4 or 8; slice_plan chooses): warp j of a slice's
+ * group steps through its steps j, j + G, j + 2G, ..., and the group's first warp adds the
+ * others' sums to its own in warp order (shared memory): a fixed order, so the same bits
+ * every run. With few slices (a matrix of a few thousand rows) one warp a slice leaves
+ * most of the GPU idle while each warp walks its slice's whole width, step after
+ * dependent step. */
 template <typename T, int G>
 __global__ void __launch_bounds__(kSellBlock)
-    sell_kernel(int nrows, int nslices, const int *__restrict__ slice_ptr,
+    sell_kernel(int sliced, int nslices, unsigned slice_blocks, const int *__restrict__ slice_ptr,
                 const int *__restrict__ perm, const int *__restrict__ cols,
-                const T *__restrict__ vals, const T *__restrict__ x, T alpha, T beta,
-                T *__restrict__ y)
+                const T *__restrict__ vals, const T *__restrict__ x, long_rows_args<T> longs,
+                T alpha, T beta, T *__restrict__ y)
 {
     constexpr int kWarps = kSellBlock / 32, kSlices = kWarps / G; /* slices a block takes */
     __shared__ T part[G > 1 ? kWarps : 1][32];
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
+    if (blockIdx.x >= slice_blocks) { /* block-uniform: no barrier is split */
+        long_chunks(longs, (blockIdx.x - slice_blocks) * kWarps + warp,
+                    (gridDim.x - slice_blocks) * kWarps, alpha, beta, y);
+        return;
+    }
     const unsigned j = warp % G, first = warp - j;
     for (unsigned base = blockIdx.x * kSlices; base < (unsigned)nslices;
-         base += gridDim.x * kSlices) { /* the same trip count for the whole block */
+         base += slice_blocks * kSlices) { /* the same trip count for the whole block */
         const unsigned sl = base + warp / G;
         /* slots <= INT32_MAX (checked at conversion); unsigned because the step after a
          * slice's last entry may pass it */
         unsigned begin = 0, end = 0;
-        bool mine = false; /* a slice of this kernel's (a wide one is sell_wide_kernel's) */
-        if (sl < (unsigned)nslices) {
-            begin = __ldg(&slice_ptr[sl]), end = __ldg(&slice_ptr[sl + 1]);
-            mine = end - begin <= 32u * kWide * G;
-            if (!mine) end = begin;
-        }
+        if (sl < (unsigned)nslices) begin = __ldg(&slice_ptr[sl]), end = __ldg(&slice_ptr[sl + 1]);
         /* every lane steps through the whole slice (the warp waits for its longest row
          * anyway) and skips padding by a predicate, not a break: the trip count is the
          * warp's, so the unrolled steps' loads are issued together instead of each waiting
@@ -193,7 +258,7 @@ __global__ void __launch_bounds__(kSellBlock)
                 for (int k = 1; k < G; k++) sum += part[first + k][lane];
         }
         const unsigned r = sl * 32 + lane;
-        if (j == 0 && mine && r < (unsigned)nrows) {
+        if (j == 0 && sl < (unsigned)nslices && r < (unsigned)sliced) {
             const int i = __ldg(&perm[r]);
             y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
         }
@@ -201,68 +266,45 @@ __global__ void __launch_bounds__(kSellBlock)
     }
 }
 
-/* A warp a chunk of a wide slice: lane l sums row l's entries in the chunk's kChunk steps
- * into partial[item * 32 + l]. Padding (column -1, value 0) is skipped by a predicate
- * rather than a break, so that the loads of successive steps need not wait for each other:
- * a wide slice's rows, sorted longest first, are mostly entries. */
-template <typename T>
+/* Long row j's length into len[j], 0 into len[nlong]: the scan makes them offsets. */
 __global__ void __launch_bounds__(kSellBlock)
-    sell_wide_kernel(int nitems, const int *__restrict__ slice_ptr,
-                     const int *__restrict__ wide_slice, const int *__restrict__ wide_item,
-                     const int *__restrict__ item_wide, const int *__restrict__ cols,
-                     const T *__restrict__ vals, const T *__restrict__ x, T *__restrict__ partial)
+    long_len_kernel(int nlong, int sliced, const int *__restrict__ perm,
+                    const int *__restrict__ rp, int *__restrict__ len)
 {
-    const unsigned lane = threadIdx.x & 31u;
-    const unsigned nwarps = gridDim.x * (blockDim.x / 32);
-    for (unsigned it = (blockIdx.x * blockDim.x + threadIdx.x) / 32; it < (unsigned)nitems;
-         it += nwarps) {
-        const int w = __ldg(&item_wide[it]), sl = __ldg(&wide_slice[w]);
-        const unsigned chunk = it - (unsigned)__ldg(&wide_item[w]);
-        const unsigned end = __ldg(&slice_ptr[sl + 1]);
-        const unsigned first = __ldg(&slice_ptr[sl]) + chunk * (32u * kChunk) + lane;
-        T sum = 0;
-#pragma unroll 4
-        for (int k = 0; k < kChunk; k++) {
-            const unsigned at = first + 32u * (unsigned)k;
-            if (at >= end) break; /* the slice's last chunk: the same for every lane */
-            const int c = cols[at];
-            const T v = vals[at];
-            if (c >= 0) sum += v * __ldg(&x[c]);
-        }
-        partial[(size_t)it * 32 + lane] = sum;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < nlong) {
+        const int i = perm[sliced + j];
+        len[j] = rp[i + 1] - rp[i];
+    } else if (j == nlong) {
+        len[j] = 0;
     }
 }
 
-/* A block a wide slice: warp j adds lane l's chunk sums j, j + 32, j + 64, ... in order,
- * then warp 0 adds the 32 warps' in warp order and writes y: a fixed order, so the same
- * bits every run, and a slice of thousands of chunks is 32 short loops, not one long one. */
+/* A block a long row (grid-stride): its entries, in CSR order, to cols and vals from
+ * long_ptr[j] (the scanned lengths plus the slots before them). */
 template <typename T>
-__global__ void __launch_bounds__(kSumThreads)
-    sell_wide_sum_kernel(int nrows, int nwide, const int *__restrict__ wide_slice,
-                         const int *__restrict__ wide_item, const int *__restrict__ perm,
-                         const T *__restrict__ partial, T alpha, T beta, T *__restrict__ y)
+__global__ void __launch_bounds__(kSellBlock)
+    long_copy_kernel(int nlong, int sliced, const int *__restrict__ perm,
+                     const int *__restrict__ rp, const int *__restrict__ ci,
+                     const T *__restrict__ v, const int *__restrict__ long_ptr,
+                     int *__restrict__ cols, T *__restrict__ vals)
 {
-    constexpr int kWarps = kSumThreads / 32;
-    __shared__ T warp_sum[kWarps][32];
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
-    for (unsigned w = blockIdx.x; w < (unsigned)nwide; w += gridDim.x) {
-        const int end = __ldg(&wide_item[w + 1]);
-        T sum = 0;
-#pragma unroll 4
-        for (int it = __ldg(&wide_item[w]) + (int)warp; it < end; it += kWarps)
-            sum += partial[(size_t)it * 32 + lane];
-        warp_sum[warp][lane] = sum;
-        __syncthreads();
-        const unsigned r = (unsigned)__ldg(&wide_slice[w]) * 32 + lane;
-        if (warp == 0 && r < (unsigned)nrows) {
-            T total = 0;
-            for (int k = 0; k < kWarps; k++) total += warp_sum[k][lane];
-            const int i = __ldg(&perm[r]);
-            y[i] = beta == T(0) ? alpha * total : alpha * total + beta * y[i];
+    for (int j = blockIdx.x; j < nlong; j += gridDim.x) {
+        const int i = perm[sliced + j], b = rp[i], len = rp[i + 1] - b, at = long_ptr[j];
+        for (int k = threadIdx.x; k < len; k += blockDim.x) {
+            cols[at + k] = ci[b + k];
+            vals[at + k] = v[b + k];
         }
-        __syncthreads(); /* warp_sum is rewritten for the next slice */
     }
 }
+
+/* The offsets, in place: long_ptr[j] += slots for j <= nlong. */
+__global__ void long_shift_kernel(int nlong, int slots, int *__restrict__ long_ptr)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j <= nlong) long_ptr[j] += slots;
+}
+
 
 template <typename T>
 spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, const void *x,
@@ -270,68 +312,66 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     const spira__sell *S = &d->s;
+    const long_rows_args<T> longs = {d->nlong_items, S->nrows - S->nlong, S->long_ptr,
+                                     d->long_item, d->item_long, S->perm, S->cols,
+                                     (const T *)S->vals, (const T *)x, (T *)d->long_partial,
+                                     d->ticket};
+    const unsigned slice_blocks =
+        S->nslices ? spira__blocks((long long)S->nslices * 32 * d->group, kSellBlock) : 0;
+    const unsigned long_blocks =
+        d->nlong_items ? spira__blocks((long long)d->nlong_items * 32, kSellBlock) : 0;
     auto kernel = d->group == 8   ? sell_kernel<T, 8>
                   : d->group == 4 ? sell_kernel<T, 4>
                   : d->group == 2 ? sell_kernel<T, 2>
                                   : sell_kernel<T, 1>;
-    kernel<<<spira__blocks((long long)S->nslices * 32 * d->group, kSellBlock), kSellBlock, 0,
-             st>>>(S->nrows, S->nslices, S->slice_ptr, S->perm, S->cols, (const T *)S->vals,
-                   (const T *)x, (T)alpha, (T)beta, (T *)y);
-    SPIRA__LAUNCHED(ctx);
-    if (d->nwide == 0) return SPIRA_OK;
-    sell_wide_kernel<T><<<spira__blocks((long long)d->nitems * 32, kSellBlock), kSellBlock, 0,
-                          st>>>(d->nitems, S->slice_ptr, d->wide_slice, d->wide_item,
-                                d->item_wide, S->cols, (const T *)S->vals, (const T *)x,
-                                (T *)d->partial);
-    SPIRA__LAUNCHED(ctx);
-    sell_wide_sum_kernel<T><<<spira__blocks((long long)d->nwide * kSumThreads, kSumThreads),
-                              kSumThreads, 0, st>>>(S->nrows, d->nwide, d->wide_slice, d->wide_item, S->perm,
-                                       (const T *)d->partial, (T)alpha, (T)beta, (T *)y);
+    kernel<<<slice_blocks + long_blocks, kSellBlock, 0, st>>>(
+        S->nrows - S->nlong, S->nslices, slice_blocks, S->slice_ptr, S->perm, S->cols,
+        (const T *)S->vals, (const T *)x, longs, (T)alpha, (T)beta, (T *)y);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
 
-/* The multiply's plan from a layout whose slice pointers are sp (host, nslices + 1), into
- * d: the warps a slice (d->group: doubled while the slices' warps stay under kTargetWarps
- * and each warp keeps at least 4 steps of a mean slice), then the slices wider than kWide
- * steps a warp and their chunks, onto the device (nothing when there are none). */
-spira_status wide_plan(spira_context ctx, const int32_t *sp, sell_dev *d)
+/* The multiply's plan from a layout whose slice pointers are sp and long rows' offsets lp
+ * (host, nslices + 1 and nlong + 1), into d: the warps a slice (d->group: doubled while the
+ * slices' warps stay under kTargetWarps and each warp keeps at least 4 steps of a mean
+ * slice or 8 of the widest: on a matrix of a few thousand rows the widest slice's walk,
+ * up to 64 dependent steps for one warp, set the time: wiki-Vote 21 us back to back, 5.9
+ * with the widest's rule, session 21 calls 4-5), then the long rows' chunks onto the device with the rows' tickets at 0. */
+spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp, sell_dev *d)
 {
     const spira__sell *S = &d->s;
     const double mean_steps = S->nslices ? (double)sp[S->nslices] / 32 / S->nslices : 0;
+    int32_t max_steps = 0;
+    for (int32_t sl = 0; sl < S->nslices; sl++)
+        if ((sp[sl + 1] - sp[sl]) / 32 > max_steps) max_steps = (sp[sl + 1] - sp[sl]) / 32;
     d->group = 1;
     while (d->group < 8 && (int64_t)S->nslices * d->group < kTargetWarps &&
-           mean_steps >= 4.0 * 2 * d->group)
+           (mean_steps >= 4.0 * 2 * d->group || max_steps >= 8 * 2 * d->group))
         d->group *= 2;
-    const int64_t wide = (int64_t)kWide * d->group;
-    int64_t nwide = 0, nitems = 0;
-    for (int32_t sl = 0; sl < S->nslices; sl++) {
-        const int64_t steps = ((int64_t)sp[sl + 1] - sp[sl]) / 32;
-        if (steps > wide) nwide++, nitems += (steps + kChunk - 1) / kChunk;
+    const int32_t nlong = S->nlong;
+    if (nlong == 0) return SPIRA_OK;
+    int64_t nitems = 0;
+    for (int32_t j = 0; j < nlong; j++) nitems += (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk;
+    /* nitems <= entries / kLongChunk + nlong < 2^31 */
+    int32_t *h = (int32_t *)spira__malloc(((size_t)nlong + 1 + (size_t)nitems) * sizeof(int32_t));
+    if (!h) return spira__nomem(ctx, "SELL long rows' chunks", (nlong + 1 + nitems) * sizeof(int32_t));
+    int32_t *li = h, *il = h + nlong + 1, it = 0;
+    for (int32_t j = 0; j < nlong; j++) {
+        li[j] = it;
+        for (int32_t c = 0; c < (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk; c++) il[it++] = j;
     }
-    if (nwide == 0) return SPIRA_OK;
-    /* nitems <= slots / (32 kChunk) < 2^31 / 1024 */
-    int32_t *h = (int32_t *)spira__malloc(((size_t)2 * nwide + 1 + (size_t)nitems) * sizeof(int32_t));
-    if (!h) return spira__nomem(ctx, "SELL wide slices", (2 * nwide + 1 + nitems) * sizeof(int32_t));
-    int32_t *ws = h, *wi = h + nwide, *iw = wi + nwide + 1;
-    int32_t w = 0, it = 0;
-    for (int32_t sl = 0; sl < S->nslices; sl++) {
-        const int64_t steps = ((int64_t)sp[sl + 1] - sp[sl]) / 32;
-        if (steps <= wide) continue;
-        ws[w] = sl, wi[w] = it;
-        for (int64_t c = 0; c < (steps + kChunk - 1) / kChunk; c++) iw[it++] = w;
-        w++;
-    }
-    wi[w] = it;
-    d->nwide = (int32_t)nwide, d->nitems = (int32_t)nitems;
+    li[nlong] = it;
+    d->nlong_items = (int32_t)nitems;
     const spira__dev_array arrays[] = {
-        {&d->wide_slice, ws, (size_t)nwide * sizeof(int32_t), "SELL wide slices"},
-        {&d->wide_item, wi, ((size_t)nwide + 1) * sizeof(int32_t), "SELL wide slices' chunks"},
-        {&d->item_wide, iw, (size_t)nitems * sizeof(int32_t), "SELL chunks' slices"},
-        {&d->partial, NULL, (size_t)nitems * 32 * spira_dtype_size(S->dtype), "SELL chunk sums"},
+        {&d->long_item, li, ((size_t)nlong + 1) * sizeof(int32_t), "SELL long rows' chunks"},
+        {&d->item_long, il, (size_t)nitems * sizeof(int32_t), "SELL chunks' long rows"},
+        {&d->long_partial, NULL, (size_t)nitems * spira_dtype_size(S->dtype),
+         "SELL long rows' chunk sums"},
+        {&d->ticket, NULL, (size_t)nlong * sizeof(unsigned), "SELL long rows' tickets"},
     };
     spira_status r = SPIRA__DEV_CLONE(ctx, d, arrays);
     spira__free(h);
+    if (r == SPIRA_OK) r = spira__cuda_zero(ctx, d->ticket, (size_t)nlong * sizeof(unsigned));
     return r;
 }
 
@@ -344,7 +384,7 @@ spira_status sell_fill(spira_context ctx, const spira__csr_dev *dA, const long l
     const long long steps = (slots / 32 + kFillSteps - 1) / kFillSteps;
     const long long threads = max(steps * 32, (long long)d->nslices + 1);
     sell_fill_kernel<T><<<spira__blocks(threads, kSellBlock), kSellBlock, 0, st>>>(
-        d->nrows, d->nslices, at, d->perm, dA->row_ptr, dA->col_idx, (const T *)dA->val,
+        d->nrows - d->nlong, d->nslices, at, d->perm, dA->row_ptr, dA->col_idx, (const T *)dA->val,
         d->slice_ptr, d->cols, (T *)d->vals);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
@@ -376,7 +416,7 @@ spira_status slice_slots(spira_context ctx, const spira__csr_dev *dA, const spir
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     width_kernel<<<spira__blocks((long long)d->nslices * 32, kSellBlock), kSellBlock, 0, st>>>(
-        d->nrows, d->nslices, dA->row_ptr, d->perm, w);
+        d->nrows - d->nlong, d->nslices, dA->row_ptr, d->perm, w);
     SPIRA__LAUNCHED(ctx);
     /* the input's type as in sell_build_rows' query, so that both name one instantiation */
     SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(temp, temp_bytes, (const long long *)w, at,
@@ -387,10 +427,46 @@ spira_status slice_slots(spira_context ctx, const spira__csr_dev *dA, const spir
     return SPIRA_OK;
 }
 
+/* The long rows' offsets (long_ptr, from slots on) and entries, in stream order. */
+template <typename T>
+spira_status long_build(spira_context ctx, const spira__csr_dev *dA, spira__sell *d,
+                        int32_t slots)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    const int sliced = d->nrows - d->nlong, n = d->nlong + 1;
+    const size_t lb = spira_sort::aligned((size_t)n * sizeof(int));
+    size_t temp = 0;
+    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(nullptr, temp, (const int *)nullptr,
+                                                   (int *)nullptr, n, st));
+    void *s = NULL;
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, lb + temp, "SELL long rows' lengths (scratch)"));
+    int *len = (int *)s;
+    long_len_kernel<<<spira__blocks(n, kSellBlock), kSellBlock, 0, st>>>(d->nlong, sliced,
+                                                                         d->perm, dA->row_ptr, len);
+    spira_status r = spira__cuda_status(ctx, cudaGetLastError(), "long_len_kernel", __FILE__,
+                                        __LINE__);
+    if (r == SPIRA_OK)
+        r = spira__cuda_status(ctx,
+                               cub::DeviceScan::ExclusiveSum((char *)s + lb, temp,
+                                                             (const int *)len, d->long_ptr, n, st),
+                               "cub::DeviceScan::ExclusiveSum", __FILE__, __LINE__);
+    spira__cuda_scratch_free(ctx, s); /* in stream order: after the scan */
+    SPIRA__TRY(r);
+    long_shift_kernel<<<spira__blocks(n, kSellBlock), kSellBlock, 0, st>>>(d->nlong, slots,
+                                                                           d->long_ptr);
+    SPIRA__LAUNCHED(ctx);
+    long_copy_kernel<T><<<spira__blocks((long long)d->nlong * kSellBlock, kSellBlock), kSellBlock,
+                          0, st>>>(d->nlong, sliced, d->perm, dA->row_ptr, dA->col_idx,
+                                   (const T *)dA->val, d->long_ptr, d->cols, (T *)d->vals);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
+}
+
 /* The host conversion's steps (sell.c) on the GPU into d, the layout in handle dev, with
- * the scratch of the widths and their scan in one stream-ordered block. */
+ * the scratch of the widths and their scan in one stream-ordered block; long_entries: the
+ * long rows' entries, which follow the slots. */
 spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira__sell *d,
-                             void *dev, int32_t K, int64_t *out_slots)
+                             void *dev, int32_t K, int64_t long_entries, int64_t *out_entries)
 {
     const size_t wb = spira_sort::aligned(((size_t)d->nslices + 1) * sizeof(long long));
     size_t temp = 0;
@@ -403,10 +479,19 @@ spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira_
     int64_t slots = 0;
     spira_status r = slice_slots(ctx, dA, d, w, at, (char *)s + 2 * wb, temp, &slots);
     if (r == SPIRA_OK && slots > INT32_MAX) r = refuse(ctx, at, d->nslices);
+    const int64_t entries = slots + long_entries;
+    if (r == SPIRA_OK && entries > INT32_MAX)
+        r = spira__sell_refuse(ctx, d->nslices, d->nslices, entries);
     if (r == SPIRA_OK) {
         const spira__dev_array arrays[] = {
-            {&d->cols, NULL, (size_t)slots * sizeof(int32_t), "SELL columns"},
-            {&d->vals, NULL, (size_t)slots * spira_dtype_size(d->dtype), "SELL values"},
+            {&d->cols, NULL, (size_t)entries * sizeof(int32_t), "SELL columns"},
+            {&d->vals, NULL, (size_t)entries * spira_dtype_size(d->dtype), "SELL values"},
+        };
+        r = SPIRA__DEV_CLONE(ctx, dev, arrays);
+    }
+    if (r == SPIRA_OK && d->nlong) {
+        const spira__dev_array arrays[] = {
+            {&d->long_ptr, NULL, ((size_t)d->nlong + 1) * sizeof(int32_t), "SELL long rows' offsets"},
         };
         r = SPIRA__DEV_CLONE(ctx, dev, arrays);
     }
@@ -414,8 +499,28 @@ spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira_
         r = d->dtype == SPIRA_R64 ? sell_fill<double>(ctx, dA, at, slots, d)
                                   : sell_fill<float>(ctx, dA, at, slots, d);
     spira__cuda_scratch_free(ctx, s); /* in stream order: after the fill */
-    if (r == SPIRA_OK) spira__sell_describe(d, slots, K);
-    *out_slots = slots;
+    if (r == SPIRA_OK && d->nlong)
+        r = d->dtype == SPIRA_R64 ? long_build<double>(ctx, dA, d, (int32_t)slots)
+                                  : long_build<float>(ctx, dA, d, (int32_t)slots);
+    if (r == SPIRA_OK) spira__sell_describe(d, slots, long_entries, K);
+    *out_entries = entries;
+    return r;
+}
+
+/* The long rows of dA (longer than long_min) and their entries: a histogram of the lengths
+ * up to long_min (one wait). */
+spira_status long_rows(spira_context ctx, const spira__csr_dev *dA, int32_t long_min,
+                       int32_t *nlong, int64_t *entries)
+{
+    int32_t *hist = (int32_t *)spira__malloc(((size_t)long_min + 1) * sizeof(int32_t));
+    if (!hist) return spira__nomem(ctx, "row length histogram", ((size_t)long_min + 1) * 4);
+    spira_status r = spira__rows_dev_hist(ctx, dA, long_min + 1, hist);
+    int64_t rows = 0, short_entries = 0;
+    for (int32_t k = 0; r == SPIRA_OK && k <= long_min; k++)
+        rows += hist[k], short_entries += (int64_t)k * hist[k];
+    spira__free(hist);
+    *nlong = (int32_t)(dA->nrows - rows);
+    *entries = (int64_t)dA->nnz - short_entries;
     return r;
 }
 
@@ -429,36 +534,48 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
     spira__sell *d = &h->s;
     SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, &d->sigma));
     d->nrows = A->nrows, d->ncols = A->ncols, d->nnz = A->nnz, d->dtype = A->dtype;
-    d->nslices = (int32_t)(((int64_t)A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C);
+    /* the slice pointers sized for all rows (the long rows, not yet counted, need fewer) */
+    const size_t spn = (size_t)(((int64_t)A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C) + 1;
     const spira__dev_array arrays[] = {
-        {&d->slice_ptr, NULL, ((size_t)d->nslices + 1) * sizeof(int32_t), "SELL slice pointers"},
+        {&d->slice_ptr, NULL, spn * sizeof(int32_t), "SELL slice pointers"},
         {&d->perm, NULL, (size_t)d->nrows * sizeof(int32_t), "SELL row permutation"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
     if (d->nrows == 0) { /* no slices: slice_ptr = {0}, nothing else */
         SPIRA__TRY(spira__cuda_zero(ctx, d->slice_ptr, sizeof(int32_t)));
-        spira__sell_describe(d, 0, 0);
-        *bytes = spira__sell_bytes_of(0, 0, 0, d->dtype);
+        spira__sell_describe(d, 0, 0, 0);
+        *bytes = spira__sell_bytes_of(0, 0, 0, 0, d->dtype);
         return SPIRA_OK;
     }
     int32_t K;
     SPIRA__TRY(spira__rows_dev_max(ctx, dA, &K));
+    /* long rows (sigma > 1): a window of their own after the nwin others */
+    const int32_t long_min = SPIRA__SELL_LONG;
+    int64_t long_entries = 0;
+    if (d->sigma > 1 && K > long_min)
+        SPIRA__TRY(long_rows(ctx, dA, long_min, &d->nlong, &long_entries));
+    d->nslices = (int32_t)(((int64_t)d->nrows - d->nlong + SPIRA__SELL_C - 1) / SPIRA__SELL_C);
+    const int32_t nwin = (int32_t)((d->nrows - 1) / d->sigma) + 1;
     /* sigma 1 does not sort; one window needs no window bits */
-    const int wbits = spira__bits_for((unsigned long long)(d->nrows - 1) / (unsigned)d->sigma);
+    const int wbits = spira__bits_for((unsigned long long)(d->nlong ? nwin : nwin - 1));
     const int bits = d->sigma == 1 ? 0 : wbits + spira__bits_for((unsigned)K);
     const int lbits = bits - wbits;
     SPIRA__TRY(spira__sort_rows(ctx, d->nrows, bits,
-                                window_key{dA->row_ptr, d->sigma, K, lbits}, d->perm,
-                                "SELL sort keys (scratch)"));
-    int64_t slots = 0;
-    SPIRA__TRY(sell_build_rows(ctx, dA, d, dev, K, &slots));
-    *bytes = spira__sell_bytes_of(d->nrows, d->nslices, slots, d->dtype);
-    /* the wide slices from the slice pointers just built (host copy, nslices + 1) */
+                                window_key{dA->row_ptr, d->sigma, K, lbits,
+                                           d->nlong ? long_min : K, nwin},
+                                d->perm, "SELL sort keys (scratch)"));
+    int64_t entries = 0;
+    SPIRA__TRY(sell_build_rows(ctx, dA, d, dev, K, long_entries, &entries));
+    *bytes = spira__sell_bytes_of(d->nrows, d->nslices, d->nlong, entries, d->dtype);
+    /* the plans from the slice pointers and long rows' offsets just built (host copies) */
     const size_t spb = ((size_t)d->nslices + 1) * sizeof(int32_t);
-    int32_t *sp = (int32_t *)spira__malloc(spb);
-    if (!sp) return spira__nomem(ctx, "SELL slice pointers (host copy)", spb);
+    const size_t lpb = d->nlong ? ((size_t)d->nlong + 1) * sizeof(int32_t) : 0;
+    int32_t *sp = (int32_t *)spira__malloc(spb + lpb);
+    if (!sp) return spira__nomem(ctx, "SELL slice pointers (host copy)", spb + lpb);
+    int32_t *lp = sp + d->nslices + 1;
     spira_status r = spira__cuda_download(ctx, sp, d->slice_ptr, spb);
-    if (r == SPIRA_OK) r = wide_plan(ctx, sp, h);
+    if (r == SPIRA_OK && lpb) r = spira__cuda_download(ctx, lp, d->long_ptr, lpb);
+    if (r == SPIRA_OK) r = slice_plan(ctx, sp, lp, h);
     spira__free(sp);
     return r;
 }
@@ -474,18 +591,25 @@ static spira_status sell_dev_upload(spira_context ctx, const void *layout, void 
     sell_dev *hd = (sell_dev *)dev;
     spira__sell *d = &hd->s;
     *d = *h; /* sizes and stats; the arrays are cloned below */
-    d->slice_ptr = d->perm = d->cols = NULL;
+    d->slice_ptr = d->perm = d->long_ptr = d->cols = NULL;
     d->vals = NULL;
-    const size_t slots = (size_t)h->slice_ptr[h->nslices];
+    const size_t entries = (size_t)(h->nlong ? h->long_ptr[h->nlong] : h->slice_ptr[h->nslices]);
     const spira__dev_array arrays[] = {
         {&d->slice_ptr, h->slice_ptr, ((size_t)h->nslices + 1) * sizeof(int32_t),
          "SELL slice pointers"},
         {&d->perm, h->perm, (size_t)h->nrows * sizeof(int32_t), "SELL row permutation"},
-        {&d->cols, h->cols, slots * sizeof(int32_t), "SELL columns"},
-        {&d->vals, h->vals, slots * spira_dtype_size(h->dtype), "SELL values"},
+        {&d->cols, h->cols, entries * sizeof(int32_t), "SELL columns"},
+        {&d->vals, h->vals, entries * spira_dtype_size(h->dtype), "SELL values"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
-    return wide_plan(ctx, h->slice_ptr, hd);
+    if (h->nlong) {
+        const spira__dev_array longs[] = {
+            {&d->long_ptr, h->long_ptr, ((size_t)h->nlong + 1) * sizeof(int32_t),
+             "SELL long rows' offsets"},
+        };
+        SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, longs));
+    }
+    return slice_plan(ctx, h->slice_ptr, h->long_ptr, hd);
 }
 
 static spira_status sell_dev_apply(spira_context ctx, void *dev, double alpha, const void *x,

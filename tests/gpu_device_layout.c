@@ -69,18 +69,25 @@ static void same_coo(const spira__coo_dev *d, const spira__coo_dev *u, const spi
 static void same_sell(const spira__sell *d, const spira__sell *h, const char *label)
 {
     ck_assert_msg(d->nrows == h->nrows && d->ncols == h->ncols && d->nnz == h->nnz &&
-                      d->sigma == h->sigma && d->nslices == h->nslices && d->dtype == h->dtype,
-                  "%s: SELL %d x %d, sigma %d, %d slices on the GPU; %d x %d, %d, %d on the host",
-                  label, d->nrows, d->ncols, d->sigma, d->nslices, h->nrows, h->ncols, h->sigma,
-                  h->nslices);
+                      d->sigma == h->sigma && d->nslices == h->nslices &&
+                      d->nlong == h->nlong && d->dtype == h->dtype,
+                  "%s: SELL %d x %d, sigma %d, %d slices, %d long rows on the GPU; %d x %d, %d, "
+                  "%d, %d on the host",
+                  label, d->nrows, d->ncols, d->sigma, d->nslices, d->nlong, h->nrows, h->ncols,
+                  h->sigma, h->nslices, h->nlong);
     ck_assert_str_eq(d->stats, h->stats);
-    const size_t slots = (size_t)h->slice_ptr[h->nslices], es = spira_dtype_size(h->dtype);
+    const size_t es = spira_dtype_size(h->dtype);
+    const size_t entries = (size_t)(h->nlong ? h->long_ptr[h->nlong] : h->slice_ptr[h->nslices]);
     same_bytes(d->slice_ptr, h->slice_ptr, ((size_t)h->nslices + 1) * sizeof(int32_t),
                sizeof(int32_t), "SELL slice pointers", label);
     same_bytes(d->perm, h->perm, (size_t)h->nrows * sizeof(int32_t), sizeof(int32_t),
                "SELL row order", label);
-    same_bytes(d->cols, h->cols, slots * sizeof(int32_t), sizeof(int32_t), "SELL columns", label);
-    same_bytes(d->vals, h->vals, slots * es, es, "SELL values", label);
+    if (h->nlong)
+        same_bytes(d->long_ptr, h->long_ptr, ((size_t)h->nlong + 1) * sizeof(int32_t),
+                   sizeof(int32_t), "SELL long rows' offsets", label);
+    same_bytes(d->cols, h->cols, entries * sizeof(int32_t), sizeof(int32_t), "SELL columns",
+               label);
+    same_bytes(d->vals, h->vals, entries * es, es, "SELL values", label);
 }
 
 static void same_cmrs(const spira__cmrs *d, const spira__cmrs *h, const char *label)

@@ -354,8 +354,8 @@ static void gpu_check_format(spira_matrix A, const char *name, const char *opts,
 /* "auto" on the CUDA backend: the cost model picks dia for a large stencil when enough
  * multiplies are expected to pay its conversion on the GPU back and csr-vector when one
  * is; a solve chooses for the multiplies it expects and the reason carries the predicted
- * and realized totals; merge for a matrix with a dense row (csr-vector would wait on it)
- * and csr-vector for a small random one; trial=1 times cusparse too, keeps one plan, and
+ * and realized totals; sell for a matrix with a dense row (csr-vector would wait on it;
+ * sell takes the row apart in chunks) and csr-vector for a small random one; trial=1 times cusparse too, keeps one plan, and
  * the format it keeps multiplies like the CPU. */
 START_TEST(gpu_auto_select)
 {
@@ -411,7 +411,7 @@ START_TEST(gpu_auto_select)
     free(ri), free(ci);
     ck_assert_int_eq(spira_matrix_set_format(D, "auto", NULL), SPIRA_OK);
     spira_matrix_get_info(D, &mi);
-    ck_assert_msg(!strcmp(mi.format, "merge"), "dense row: %s (%s)", mi.format,
+    ck_assert_msg(!strcmp(mi.format, "sell"), "dense row: %s (%s)", mi.format,
                   mi.format_reason);
     /* the trial on the same matrix: every candidate timed on the GPU, cuSPARSE among them */
     ck_assert_int_eq(spira_matrix_set_format(D, "auto", "trial=1"), SPIRA_OK);
