@@ -244,11 +244,16 @@ spira_status spira__alloc(spira_context ctx, void **p, size_t count, size_t size
 
 void spira__memcpy_parallel(void *dst, const void *src, size_t bytes)
 {
-    /* below half a megabyte a thread's part costs more than it saves */
-    enum { min_part = 1 << 19 };
+    /* below half a megabyte a thread's part costs more than it saves. At most half the
+     * threads, and 8: a few cores fill the host's memory bandwidth, and a thread for every
+     * core (16 on the GPU machine, beside the CUDA driver's and the preload's threads) now
+     * and then waits a scheduler slice for one: a 62 MB upload took 6-31 ms in some
+     * processes, 3.3-3.8 in each of five with 8 threads (session 21, calls 1-2). */
+    enum { min_part = 1 << 19, max_parts = 8 };
     int parts = 1;
 #ifdef _OPENMP
-    parts = omp_get_max_threads();
+    parts = omp_get_max_threads() / 2;
+    if (parts > max_parts) parts = max_parts;
 #endif
     if ((size_t)parts * min_part > bytes) parts = (int)(bytes / min_part);
     if (parts <= 1) {

@@ -165,8 +165,8 @@ long spira__alloc_count(void);
  * spira__cuda_malloc, which reports with spira__alloc_track). A leak test compares it. */
 long spira__alloc_live(void);
 void spira__alloc_track(long delta);
-/* memcpy by all the OpenMP threads (one in a build without OpenMP), for copies into pinned
- * staging buffers, where one core's copy is slower than the link. */
+/* memcpy by up to half the OpenMP threads, at most 8 (one in a build without OpenMP), for
+ * copies into pinned staging buffers, where one core's copy is slower than the link. */
 void spira__memcpy_parallel(void *dst, const void *src, size_t bytes);
 
 /* xorshift64 (Marsaglia's 13, 7, 17): the next word of a small, fast generator whose state

@@ -9,9 +9,9 @@
 #include <string.h>
 
 /* Uploads from STAGE_MIN_BYTES up go through two pinned staging buffers of STAGE_BYTES:
- * every host core copies a chunk into one while the copy engine moves the other, where a
- * pageable copy runs at what the driver's own staging and one core allow (4.4-7.2 GB/s on
- * the H100, bench/results/2026-11-23-h100-spmv). 16 MB chunks (copied in parts of 512 KB)
+ * host threads (spira__memcpy_parallel) copy a chunk into one while the copy engine moves
+ * the other, where a pageable copy runs at what the driver's own staging and one core
+ * allow (4.4-7.2 GB/s on the H100, bench/results/2026-11-23-h100-spmv). 16 MB chunks (copied in parts of 512 KB)
  * uploaded a 27-point stencil's 162 MB in 6.1-6.6 ms on the H100 machine, 4 MB ones in
  * 7.3-9.3 (bench/results/2026-11-26-h100-session13). They are pinned with the context:
  * pinned at the first large upload instead, they put 10-17 ms into the setup of every
