@@ -305,7 +305,6 @@ __global__ void long_shift_kernel(int nlong, int slots, int *__restrict__ long_p
     if (j <= nlong) long_ptr[j] += slots;
 }
 
-
 template <typename T>
 spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, const void *x,
                          double beta, void *y)
@@ -336,7 +335,8 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
  * slices' warps stay under kTargetWarps and each warp keeps at least 4 steps of a mean
  * slice or 8 of the widest: on a matrix of a few thousand rows the widest slice's walk,
  * up to 64 dependent steps for one warp, set the time: wiki-Vote 21 us back to back, 5.9
- * with the widest's rule, session 21 calls 4-5), then the long rows' chunks onto the device with the rows' tickets at 0. */
+ * with the widest's rule, session 21 calls 4-5), then the long rows' chunks onto the
+ * device with the rows' tickets at 0. */
 spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp, sell_dev *d)
 {
     const spira__sell *S = &d->s;
@@ -354,11 +354,13 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
     for (int32_t j = 0; j < nlong; j++) nitems += (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk;
     /* nitems <= entries / kLongChunk + nlong < 2^31 */
     int32_t *h = (int32_t *)spira__malloc(((size_t)nlong + 1 + (size_t)nitems) * sizeof(int32_t));
-    if (!h) return spira__nomem(ctx, "SELL long rows' chunks", (nlong + 1 + nitems) * sizeof(int32_t));
+    if (!h)
+        return spira__nomem(ctx, "SELL long rows' chunks", (nlong + 1 + nitems) * sizeof(int32_t));
     int32_t *li = h, *il = h + nlong + 1, it = 0;
     for (int32_t j = 0; j < nlong; j++) {
         li[j] = it;
-        for (int32_t c = 0; c < (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk; c++) il[it++] = j;
+        const int32_t chunks = (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk;
+        for (int32_t c = 0; c < chunks; c++) il[it++] = j;
     }
     li[nlong] = it;
     d->nlong_items = (int32_t)nitems;
@@ -491,7 +493,8 @@ spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira_
     }
     if (r == SPIRA_OK && d->nlong) {
         const spira__dev_array arrays[] = {
-            {&d->long_ptr, NULL, ((size_t)d->nlong + 1) * sizeof(int32_t), "SELL long rows' offsets"},
+            {&d->long_ptr, NULL, ((size_t)d->nlong + 1) * sizeof(int32_t),
+             "SELL long rows' offsets"},
         };
         r = SPIRA__DEV_CLONE(ctx, dev, arrays);
     }
