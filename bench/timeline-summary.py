@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""timeline-summary.py - read Nsight Systems GPU traces (nsys stats --report cuda_gpu_trace
---format csv), one a rank, (bench/gpu-trace.c's, or nsys stats --report cuda_gpu_trace --format csv), one a rank, of
-a run that solved twice (bench/dist-timeline.sh) and print, rank by rank, for the second
-solve's steady state: the time per iteration, each kernel's time an iteration, how busy
-each stream and the device (any stream) are, and every event of three iterations with its
-start relative to the first, so that waits show."""
+"""timeline-summary.py - read GPU traces (bench/gpu-trace.c's, or nsys stats --report
+cuda_gpu_trace --format csv), one a rank, of a run that solved twice
+(bench/dist-timeline.sh) and print, rank by rank, for the second solve's steady state: the
+time per iteration, each kernel's time an iteration, how busy each stream and the device
+(any stream) are, and every event of three iterations with its start relative to the
+first, so that waits show. gpu-trace.c's host rows (GPU_TRACE_API: device "host") are
+left out: they are not the device's."""
 import argparse
 import csv
 import statistics
@@ -24,8 +25,11 @@ def read(path):
     head = rows[0]
     cs, cd = column(head, "Start"), column(head, "Duration")
     cst, cn = column(head, "Strm", "Stream"), column(head, "Name")
+    cdev = next((i for i, h in enumerate(head) if h.strip().lower() == "device"), None)
     ev = []
     for r in rows[1:]:
+        if cdev is not None and cdev < len(r) and r[cdev] == "host":
+            continue
         try:
             ev.append((int(float(r[cs])), int(float(r[cd])), r[cst], r[cn]))
         except (ValueError, IndexError):
