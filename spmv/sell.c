@@ -130,6 +130,11 @@ void spira__sell_describe(spira__sell *S, int64_t slots, int64_t long_entries, i
                  S->nlong, (long long)long_entries);
 }
 
+int32_t spira__sell_entries(const spira__sell *S)
+{
+    return S->nlong ? S->long_ptr[S->nlong] : S->slice_ptr[S->nslices];
+}
+
 /* Option sigma=N: 1 (no sorting: SELL-C-1) or a positive multiple of C. */
 static spira_status sell_convert(spira_context ctx, const spira__csr *A, const char *opts,
                                  void **layout)
@@ -177,7 +182,7 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
     entries = slots;
     for (int32_t j = 0; j < S->nlong; j++) {
         const int32_t i = S->perm[sliced + j];
-        S->long_ptr[j] = (int32_t)entries; /* entries <= slots + nnz checked below */
+        S->long_ptr[j] = (int32_t)entries; /* <= INT32_MAX: checked at the step before */
         entries += A->row_ptr[i + 1] - A->row_ptr[i];
         if (entries > INT32_MAX) {
             sell_destroy(S);
@@ -252,8 +257,8 @@ static void sell_apply(const void *layout, double alpha, const void *x, double b
 static size_t sell_bytes(const void *layout)
 {
     const spira__sell *S = (const spira__sell *)layout;
-    const int32_t entries = S->nlong ? S->long_ptr[S->nlong] : S->slice_ptr[S->nslices];
-    return spira__sell_bytes_of(S->nrows, S->nslices, S->nlong, entries, S->dtype);
+    return spira__sell_bytes_of(S->nrows, S->nslices, S->nlong, spira__sell_entries(S),
+                                S->dtype);
 }
 
 static const char *sell_stats(const void *layout)

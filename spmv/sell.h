@@ -63,6 +63,8 @@ size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int32_t nlong, int64
                             spira_dtype t);
 /* S->stats from its sizes, its slots, its long rows' entries and its longest row. */
 void spira__sell_describe(spira__sell *S, int64_t slots, int64_t long_entries, int32_t longest);
+/* The entries of cols and vals of a host layout: its slots, then its long rows' entries. */
+int32_t spira__sell_entries(const spira__sell *S);
 
 #ifdef __cplusplus
 }

@@ -596,7 +596,7 @@ static spira_status sell_dev_upload(spira_context ctx, const void *layout, void 
     *d = *h; /* sizes and stats; the arrays are cloned below */
     d->slice_ptr = d->perm = d->long_ptr = d->cols = NULL;
     d->vals = NULL;
-    const size_t entries = (size_t)(h->nlong ? h->long_ptr[h->nlong] : h->slice_ptr[h->nslices]);
+    const size_t entries = (size_t)spira__sell_entries(h);
     const spira__dev_array arrays[] = {
         {&d->slice_ptr, h->slice_ptr, ((size_t)h->nslices + 1) * sizeof(int32_t),
          "SELL slice pointers"},

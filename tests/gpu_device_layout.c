@@ -77,7 +77,7 @@ static void same_sell(const spira__sell *d, const spira__sell *h, const char *la
                   h->sigma, h->nslices, h->nlong);
     ck_assert_str_eq(d->stats, h->stats);
     const size_t es = spira_dtype_size(h->dtype);
-    const size_t entries = (size_t)(h->nlong ? h->long_ptr[h->nlong] : h->slice_ptr[h->nslices]);
+    const size_t entries = (size_t)spira__sell_entries(h);
     same_bytes(d->slice_ptr, h->slice_ptr, ((size_t)h->nslices + 1) * sizeof(int32_t),
                sizeof(int32_t), "SELL slice pointers", label);
     same_bytes(d->perm, h->perm, (size_t)h->nrows * sizeof(int32_t), sizeof(int32_t),
