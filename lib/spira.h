@@ -184,8 +184,10 @@ SPIRA_API void spira_matrix_destroy(spira_matrix A);
  * name "auto" (every new matrix's format, chosen at its first multiply or solve) picks the
  * format minimizing setup + expected multiplies x time per multiply, both predicted from A's
  * rows by a cost model of H100 measurements (on the CPU backend: csr-scalar). It chooses at
- * once for 1000 multiplies, or options "expected_multiplies=N"; each solve then chooses
- * again for the multiplies it expects (from its tolerance and limit) plus those A has made.
+ * once for one multiply, weighed again each time the multiplies made double, or for options
+ * "expected_multiplies=N"; each solve then chooses again for the multiplies it expects
+ * (from its tolerance and limit) plus those A has made, and a solve that expects more than
+ * 32 chooses for its first 32, then again for what its convergence predicts.
  * With options "trial=1" it times the candidate formats on A on the context's backend
  * instead (their conversions are paid then, the winner's plan is kept, and the choice is
  * final). spira_matrix_get_info names the format and the reason, with the predicted and,

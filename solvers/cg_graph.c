@@ -21,7 +21,8 @@
  * return at once in every later launch: x and r stay as they were at the stop. The SpMV
  * cannot know and multiplies z again into w, which nothing reads afterwards; so the batch
  * k starts at 8 and doubles up to SPIRA__CG_GRAPH_MAX, but is cut to what maxit leaves and
- * to what the last batch's rate of convergence predicts.
+ * to what the last batch's rate of convergence predicts, and ended where auto's staged
+ * choice weighs the format again (solve.c), whose new plan is captured before the next.
  *
  * A distributed solve on GPUs captures its iteration too: the SpMV's halo exchange (the
  * pack on the context's stream, NCCL's send and receive and the off-diagonal block's
@@ -239,6 +240,9 @@ static int batch_size(const spira__solve_env *e, const cg_graph *g, int batch, i
         return e->ctx->cg_graph < SPIRA__CG_GRAPH_MAX ? e->ctx->cg_graph : SPIRA__CG_GRAPH_MAX;
     const long long left = (long long)e->o.maxit + 1 - next;
     int k = left < batch ? (int)left : batch;
+    /* a batch ends where auto's staged choice looks again (solve.c) */
+    const int to_stage = e->stage.at - (next + e->it0) + 1;
+    if (e->stage.at && to_stage >= 1 && to_stage < k) k = to_stage;
     if (to - from < 2) return k;
     const double r0 = g->h.hist[from % SPIRA__CG_GRAPH_MAX], r1 = g->h.hist[to % SPIRA__CG_GRAPH_MAX];
     double target = e->o.rtol * e->bnorm;
@@ -330,6 +334,9 @@ spira_status spira__cg_graph_run(spira__solve_env *e, spira_vector b, spira_vect
         }
         default: return disagree(e, last, 0, h->stop);
         }
+        /* auto's staged choice moved A to another format in the replay: the next launches
+         * multiply with its plan (call by call if it cannot be captured) */
+        if (g->serial != e->plan->serial) capture(e, g);
         if (batch < SPIRA__CG_GRAPH_MAX) batch *= 2;
         k = batch_size(e, g, batch, next, from, last);
     }

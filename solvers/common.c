@@ -140,6 +140,11 @@ int spira__check(spira__solve_env *e, int it, double rnorm)
                      e->best_it, it, e->best, e->best / e->bnorm);
         return 1;
     }
+    if (e->stage.at) {
+        double *low = &e->stage.low[2 * it > e->stage.at];
+        if (rnorm < *low) *low = rnorm;
+        if (it >= e->stage.at) spira__solve_restage(e, it);
+    }
     return 0;
 }
 

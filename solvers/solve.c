@@ -7,6 +7,7 @@
 #include "solver.h"
 #include "host_solve.h"
 #include "reorder.h"
+#include "auto.h"
 
 #include <limits.h>
 #include <math.h>
@@ -65,21 +66,91 @@ const char *spira_reason_string(spira_reason r)
  * ln(2/rtol): 458 on 150^3 at 1e-8, where it takes about 500), capped by maxit. BiCGSTAB
  * makes two a step; a Neumann preconditioner adds its degree per apply; the Jacobi
  * iteration converges as kappa, not its root, and is expected to run to maxit. */
-static double expected_multiplies(const spira_solver S)
+static double expected_iterations(const spira_solver S)
 {
     const spira_solve_opts *o = &S->o;
-    const spira_solver_type type = S->e.type->type;
     const int64_t n = S->e.comm ? S->e.comm->global_rows : S->e.A->csr.nrows;
-    double its = type == SPIRA_SOLVER_JACOBI
+    double its = S->e.type->type == SPIRA_SOLVER_JACOBI
                      ? o->maxit
                      : ceil(0.16 * log(2 / o->rtol) * cbrt((double)(n > 1 ? n : 1)));
     if (its > o->maxit) its = o->maxit;
-    if (its < 1) its = 1;
-    const double per_apply =
-        !S->e.type->has_own_precond && o->precond == SPIRA_PRECOND_NEUMANN
-            ? 1 + (o->precond_degree > 0 ? o->precond_degree : 2)
-            : 1;
-    return its * per_apply * (type == SPIRA_SOLVER_BICGSTAB ? 2 : 1);
+    return its < 1 ? 1 : its;
+}
+
+static int neumann(const spira_solver S)
+{
+    return !S->e.type->has_own_precond && S->o.precond == SPIRA_PRECOND_NEUMANN;
+}
+
+static double multiplies_per_iteration(const spira_solver S)
+{
+    const spira_solve_opts *o = &S->o;
+    const double per_apply = neumann(S) ? 1 + (o->precond_degree > 0 ? o->precond_degree : 2) : 1;
+    return per_apply * (S->e.type->type == SPIRA_SOLVER_BICGSTAB ? 2 : 1);
+}
+
+static double expected_multiplies(const spira_solver S)
+{
+    return expected_iterations(S) * multiplies_per_iteration(S);
+}
+
+/* The plan a solve starts with. Where auto chooses A's format and the solve expects more
+ * than SPIRA__AUTO_STAGE multiplies (spmv/auto.h), it chooses for that many first and sets
+ * the iteration at which spira__solve_restage weighs the choice again; not in a
+ * distributed solve (its plans are the caller's), nor in a deterministic context (the
+ * choice made up front, whatever the convergence), nor with Neumann's preconditioner
+ * (whose multiplies hold the plan they were built with). */
+static spira_status choose_plan(spira_solver S, spira__spmv_plan **plan)
+{
+    spira__solve_env *e = &S->e;
+    const double expect = expected_multiplies(S), per_it = multiplies_per_iteration(S);
+    e->stage.at = 0;
+    e->stage.ms = 0;
+    if (!e->A->autosel.on || e->comm || e->ctx->deterministic || neumann(S) ||
+        expect <= SPIRA__AUTO_STAGE)
+        return spira__spmv_plan_expect(e->A, expect, plan);
+    e->stage.at = (int)ceil(SPIRA__AUTO_STAGE / per_it);
+    e->stage.per_it = per_it;
+    e->stage.low[0] = e->stage.low[1] = INFINITY;
+    char source[128];
+    snprintf(source, sizeof source, "the first %d of the %.0f expected by this solve (weighed "
+             "again at iteration %d)", SPIRA__AUTO_STAGE, expect, e->stage.at);
+    return spira__spmv_plan_said(e->A, SPIRA__AUTO_STAGE, source, plan);
+}
+
+void spira__solve_restage(spira__solve_env *e, int it)
+{
+    e->stage.at = 0; /* once a solve */
+    double target = e->o.rtol * e->bnorm;
+    if (e->o.atol > target) target = e->o.atol;
+    /* what maxit leaves (e->o.maxit is this round's: the rounds before took it0) */
+    const double most = (double)e->it0 + e->o.maxit - it;
+    /* the rate from the least residual of iterations 1..it/2 to that of the rest, so that
+     * neither ||r_0|| (CG's residual may rise fivefold before it falls) nor one lucky step
+     * (BiCGSTAB's wanders) sets it; none (a stagnating solve): what maxit leaves. A rate
+     * that speeds up later (CG on a Laplacian) predicts too many, whose cost is bounded by
+     * the faster format's setup; too few would cost more */
+    const double *low = e->stage.low, span = it - it / 2.0;
+    double left = most;
+    if (low[1] < low[0] && low[1] > target && target > 0) {
+        left = ceil(log(target / low[1]) / (log(low[1] / low[0]) / span));
+        if (left > most) left = most;
+    }
+    char source[160];
+    snprintf(source, sizeof source, "%.0f predicted at iteration %d (%.0f iterations left at "
+             "the rate its residual fell so far)", left * e->stage.per_it, it, left);
+    spira_matrix A = e->A;
+    char was[sizeof A->format];
+    snprintf(was, sizeof was, "%s", A->format);
+    const double t0 = spira__now_ms();
+    spira__spmv_plan *plan;
+    if (spira__spmv_plan_said(A, left * e->stage.per_it, source, &plan) == SPIRA_OK) {
+        e->plan = plan;
+    } else { /* a faster layout that could not be built (no memory for it): go on as before */
+        snprintf(A->format, sizeof A->format, "%s", was);
+        e->ctx->err[0] = '\0';
+    }
+    e->stage.ms += spira__now_ms() - t0;
 }
 
 /* Drop what setup made (plan excepted: A's cache owns it). */
@@ -105,7 +176,7 @@ static spira_status setup(spira_solver S)
     const spira__solver *t = e->type;
     spira_matrix A = e->A;
     double t0 = spira__now_ms();
-    spira_status s = spira__spmv_plan_expect(A, expected_multiplies(S), &e->plan);
+    spira_status s = choose_plan(S, &e->plan);
     if (s == SPIRA_OK)
         s = spira__precond_create(t->has_own_precond ? t->own_precond : S->o.precond, &S->o, A,
                                   &e->M);
@@ -527,7 +598,7 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
      * solve): its plan, and a preconditioner built on the old one (Neumann's), are set up
      * again */
     spira__spmv_plan *plan = NULL;
-    spira_status s = spira__spmv_plan_expect(e->A, expected_multiplies(S), &plan);
+    spira_status s = choose_plan(S, &plan);
     if (s == SPIRA_OK && plan != e->plan) {
         teardown(S);
         s = setup(S);
@@ -588,7 +659,10 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
         e->o.maxit = maxit - info->iterations;
         e->o.use_initial_guess = 1;
     }
-    info->solve_ms = spira__now_ms() - t1;
+    /* a plan built at the staged choice's second look is setup, not iterations */
+    info->solve_ms = spira__now_ms() - t1 - e->stage.ms;
+    info->setup_ms += e->stage.ms;
+    e->stage.at = 0;
     spira__spmv_account(e->A, info->solve_ms);
     if (s == SPIRA_OK) s = status_of(e);
     /* (a distributed solve's A is not here to look at: only this rank's block is) */

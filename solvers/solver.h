@@ -87,6 +87,14 @@ typedef struct {
      * and type->work_precond more after those unless M is the identity */
     spira_vector work[SPIRA__SOLVER_WORK_MAX];
     void *keep; /* what the type's prepare made for its runs (CG's CUDA graph), or NULL */
+    /* auto's staged choice (solve.c): at iteration `at` (counted over rounds; 0: none) the
+     * format is weighed again for the multiplies the convergence so far predicts, per_it an
+     * iteration; low[h] the least ||r|| of iterations 1..at/2 (h = 0) and after (h = 1), ms
+     * what building a new plan took (setup, not iterations) */
+    struct {
+        int at;
+        double per_it, low[2], ms;
+    } stage;
 } spira__solve_env;
 
 /* A solver type: one row of the registry in solve.c. */
@@ -157,6 +165,9 @@ spira_status spira__solver_create_comm(spira_solver_type type, spira_matrix loca
                                        const spira_solve_opts *opts, spira_solver *S);
 /* The multiplies S's solves expect (what "auto" weighs a format's setup against). */
 double spira__solver_expected_multiplies(spira_solver S);
+/* spira__check's call at iteration it = e->stage.at (counted over rounds): auto's second
+ * look, which may move e->plan to another format (solve.c). */
+void spira__solve_restage(spira__solve_env *e, int it);
 
 /* spira_power over a distributed operator (dist/): local is this rank's diagonal block,
  * whose rows v holds; comm multiplies and sums (its plans prepared by the caller). The

@@ -278,14 +278,18 @@ static int plan_cached(spira_matrix A, const char *format)
  * The multiplies A has made already count too: a matrix solved k times is expected to be
  * solved about k times more, so a costlier conversion is taken once what it would have
  * saved so far, with this solve's, pays for it (the ski-rental rule: rent until the rent
- * paid would have bought). A plan already built costs no setup. */
+ * paid would have bought). A plan already built costs no setup. When nobody says, the
+ * choice is for one multiply, weighed again each time the multiplies made double
+ * (spira__auto_settle): a lone multiply pays no conversion, and a long run of them moves to
+ * the format a known count would have chosen once the conversion has paid for itself, at
+ * worst about twice its cost in all. */
 static spira_status decide(spira_matrix A, double expect, const char *source)
 {
     spira_context ctx = A->ctx;
-    char dflt[64];
+    char dflt[96];
     if (!source) { /* nobody said */
-        snprintf(dflt, sizeof dflt, "%d by default (no caller said how many)",
-                 SPIRA__AUTO_MULTIPLIES);
+        snprintf(dflt, sizeof dflt, "%d by default (no caller said how many: weighed again "
+                 "as the multiplies made double)", SPIRA__AUTO_MULTIPLIES);
         source = dflt;
     }
     long fixed;
@@ -317,9 +321,7 @@ static spira_status decide(spira_matrix A, double expect, const char *source)
     snprintf(A->format, sizeof A->format, "%s", name);
     A->format_opts[0] = 0;
     int n;
-    if (!cuda)
-        n = snprintf(A->format_reason, sizeof A->format_reason, "auto: %s", why);
-    else if (fixed > 0)
+    if (fixed > 0)
         n = snprintf(A->format_reason, sizeof A->format_reason,
                      "auto: the option expected_multiplies: %s", why);
     else
@@ -345,16 +347,25 @@ spira_status spira__auto_settle(spira_matrix A)
     return SPIRA_OK;
 }
 
-spira_status spira__spmv_plan_expect(spira_matrix A, double expect, spira__spmv_plan **plan)
+spira_status spira__spmv_plan_said(spira_matrix A, double expect, const char *source,
+                                   spira__spmv_plan **plan)
 {
     spira__matrix_format(A);
     if (A->autosel.on) {
-        char source[96];
-        snprintf(source, sizeof source, "%.0f expected by this solve", expect);
+        char dflt[96];
+        if (!source) {
+            snprintf(dflt, sizeof dflt, "%.0f expected by this solve", expect);
+            source = dflt;
+        }
         SPIRA__TRY(decide(A, expect, source));
     }
     SPIRA__TRY(spira__auto_settle(A));
     return spira__spmv_plan_lookup(A, plan);
+}
+
+spira_status spira__spmv_plan_expect(spira_matrix A, double expect, spira__spmv_plan **plan)
+{
+    return spira__spmv_plan_said(A, expect, NULL, plan);
 }
 
 void spira__spmv_account(spira_matrix A, double solve_ms)

@@ -8,7 +8,8 @@
  * conversion has paid for itself. With the option trial=1 the candidates are instead timed
  * on A on the context's own backend, once. spira_matrix_set_format(A, "auto", opts) (auto.c)
  * chooses at once for SPIRA__AUTO_MULTIPLIES; a new matrix chooses at its first multiply or
- * solve. The choice, the predicted totals of every candidate and the realized ones are in
+ * solve; with nobody saying how many, the choice is weighed again each time the multiplies
+ * made double. The choice, the predicted totals of every candidate and the realized ones are in
  * spira_matrix_info.format_reason.
  */
 #ifndef SPIRA_SPMV_AUTO_H
@@ -37,8 +38,16 @@ typedef struct {
 #define SPIRA__AUTO_DIA_FILL 1.5
 /* ell on a large matrix when its slots per nonzero are at most this */
 #define SPIRA__AUTO_ELL_FILL 1.5
-/* the multiplies expected when no caller says: about one solve of a large PDE problem */
-#define SPIRA__AUTO_MULTIPLIES 1000
+/* the multiplies a choice is made for when no caller says (a lone spira_spmv, or "auto"
+ * named without expected_multiplies): one, weighed again as they double (auto.c's decide) */
+#define SPIRA__AUTO_MULTIPLIES 1
+/* A solve that expects more multiplies than this chooses for this many first and again
+ * once it has made them, for the multiplies its convergence so far predicts (solvers/
+ * solve.c): the expectation from the tolerance alone can be far off (a BiCGSTAB expected to
+ * make 612 has converged in 14), and a conversion bought for it then costs more than the
+ * whole solve. A faster format chosen late costs at most these multiplies' difference,
+ * which the choice for them bounds by that format's setup. */
+#define SPIRA__AUTO_STAGE 32
 
 /* beyond this many possible diagonals (nrows + ncols - 1) they are not counted (dia_fill is
  * infinite): such a matrix is not banded enough for DIA anyway unless it is huge, and the

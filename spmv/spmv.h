@@ -96,6 +96,10 @@ spira_status spira__matrix_format_follow(spira_matrix B, spira_matrix A);
 /* The plan a caller that expects to make about expect multiplies with A will use: when A's
  * format is auto's, the choice is weighed again first (auto.c). */
 spira_status spira__spmv_plan_expect(spira_matrix A, double expect, spira__spmv_plan **plan);
+/* The same with what A's reason says of where expect came from (NULL: "N expected by this
+ * solve"). */
+spira_status spira__spmv_plan_said(spira_matrix A, double expect, const char *source,
+                                   spira__spmv_plan **plan);
 /* After a solve with A: its iterations took solve_ms; auto's reason gets the realized totals. */
 void spira__spmv_account(spira_matrix A, double solve_ms);
 /* A's format still "auto", or auto's choice due to be weighed again (spira_spmv's callers say

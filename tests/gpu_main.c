@@ -353,10 +353,12 @@ static void gpu_check_format(spira_matrix A, const char *name, const char *opts,
 
 /* "auto" on the CUDA backend: the cost model picks dia for a large stencil when enough
  * multiplies are expected to pay its conversion on the GPU back and csr-vector when one
- * is; a solve chooses for the multiplies it expects and the reason carries the predicted
- * and realized totals; sell for a matrix with a dense row (csr-vector would wait on it;
- * sell takes the row apart in chunks) and csr-vector for a small random one; trial=1 times cusparse too, keeps one plan, and
- * the format it keeps multiplies like the CPU. */
+ * is; a solve chooses for the multiplies it expects, a longer one for its first 32 and
+ * then for what its convergence predicts, and the reason carries the predicted and
+ * realized totals; sell for a matrix with a dense row (csr-vector would wait on it; sell
+ * takes the row apart in chunks) once 1000 multiplies are said or made, not for one, and
+ * csr-vector for a small random one; trial=1 times cusparse too, keeps one plan, and the
+ * format it keeps multiplies like the CPU. */
 START_TEST(gpu_auto_select)
 {
     spira_matrix L;
@@ -372,7 +374,7 @@ START_TEST(gpu_auto_select)
     ck_assert_msg(!strcmp(mi.format, "dia"), "dia's plan is built, so free: %s (%s)", mi.format,
                   mi.format_reason);
     spira_matrix_destroy(L);
-    /* a fresh one: one multiply does not pay for DIA's conversion (about 32 of its
+    /* a fresh one: one multiply does not pay for DIA's conversion (about 10 of its
      * multiplies, spmv/cost.c), a thousand do; a CG solve chooses for what it expects, and
      * says what it got */
     ck_assert_int_eq(spira_matrix_laplacian(gpu, 2, 1000, SPIRA_R64, &L), SPIRA_OK);
@@ -391,13 +393,22 @@ START_TEST(gpu_auto_select)
     ck_assert_int_eq(spira_vector_fill(b, 1.0), SPIRA_OK);
     spira_solve_opts so = {.rtol = 1e-6, .maxit = 50};
     spira_solve_info si;
+    so.maxit = 20; /* within SPIRA__AUTO_STAGE: chosen once */
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, L, b, x, &so, &si), SPIRA_ERR_NOT_CONVERGED);
     spira_matrix_get_info(L, &mi);
-    ck_assert_msg(strstr(mi.format_reason, "50 expected by this solve + 0 made before: for 50 "
+    ck_assert_msg(strstr(mi.format_reason, "20 expected by this solve + 0 made before: for 20 "
                                            "multiplies, ") &&
                       strstr(mi.format_reason, "; realized: setup "),
                   "%s", mi.format_reason);
-    ck_assert_int_ge(L->multiplies, 50);
+    ck_assert_int_ge(L->multiplies, 20);
+    /* more: the first 32 chosen for, then again for what the convergence predicts */
+    so.maxit = 50;
+    ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, L, b, x, &so, &si), SPIRA_ERR_NOT_CONVERGED);
+    spira_matrix_get_info(L, &mi);
+    ck_assert_msg(strstr(mi.format_reason, " predicted at iteration 32 (") &&
+                      strstr(mi.format_reason, "; realized: setup "),
+                  "%s", mi.format_reason);
+    ck_assert_int_ge(L->multiplies, 70);
     spira_vector_destroy(b), spira_vector_destroy(x);
     spira_matrix_destroy(L);
     /* a dense row of 2000 in 2000 rows of 2: one row far beyond the rest */
@@ -408,11 +419,30 @@ START_TEST(gpu_auto_select)
     spira_matrix D;
     ck_assert_int_eq(spira_matrix_from_coo(gpu, 2000, 2000, nnz, ri, ci, NULL, SPIRA_R64, &D),
                      SPIRA_OK);
-    free(ri), free(ci);
-    ck_assert_int_eq(spira_matrix_set_format(D, "auto", NULL), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_set_format(D, "auto", "expected_multiplies=1000"), SPIRA_OK);
     spira_matrix_get_info(D, &mi);
     ck_assert_msg(!strcmp(mi.format, "sell"), "dense row: %s (%s)", mi.format,
                   mi.format_reason);
+    /* nobody says how many: one multiply pays no conversion, and a thousand in a row move to
+     * sell as their count doubles */
+    spira_matrix E;
+    ck_assert_int_eq(spira_matrix_from_coo(gpu, 2000, 2000, nnz, ri, ci, NULL, SPIRA_R64, &E),
+                     SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_set_format(E, "auto", NULL), SPIRA_OK);
+    spira_matrix_get_info(E, &mi);
+    ck_assert_msg(strcmp(mi.format, "sell") != 0, "dense row, one: %s (%s)", mi.format,
+                  mi.format_reason);
+    spira_vector ex, ey;
+    ck_assert_int_eq(spira_vector_create(gpu, 2000, SPIRA_R64, &ex), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, 2000, SPIRA_R64, &ey), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(ex, 1.0), SPIRA_OK);
+    for (int k = 0; k < 1000; k++) ck_assert_int_eq(spira_spmv(1.0, E, ex, 0.0, ey), SPIRA_OK);
+    spira_matrix_get_info(E, &mi);
+    ck_assert_msg(!strcmp(mi.format, "sell"), "dense row, 1000 in a row: %s (%s)", mi.format,
+                  mi.format_reason);
+    spira_vector_destroy(ex), spira_vector_destroy(ey);
+    spira_matrix_destroy(E);
+    free(ri), free(ci);
     /* the trial on the same matrix: every candidate timed on the GPU, cuSPARSE among them */
     ck_assert_int_eq(spira_matrix_set_format(D, "auto", "trial=1"), SPIRA_OK);
     spira_matrix_get_info(D, &mi);
@@ -946,7 +976,7 @@ START_TEST(gpu_matrix_beyond_free_memory)
      * that the count sees only the refusals (on an H100 the statistics were the 2
      * allocations over the fill). The choice is dia, whose build on the GPU allocates: the
      * multiply below is the first to need the card. */
-    ck_assert_int_eq(spira_matrix_set_format(A, "auto", NULL), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_set_format(A, "auto", "expected_multiplies=1000"), SPIRA_OK);
     spira_matrix_info mi;
     ck_assert_int_eq(spira_matrix_get_info(A, &mi), SPIRA_OK);
     ck_assert_msg(!strcmp(mi.format, "dia"), "%s (%s)", mi.format, mi.format_reason);
