@@ -60,6 +60,10 @@ for st in $stages; do
       sanitized "$tool Jacobi-BiCGSTAB orsirr_1" compute-sanitizer --tool $tool --error-exitcode 99 \
         "$bin/spira-solve" "$root/data/orsirr_1.mtx" --solver bicgstab --precond jacobi \
         --format csr-vector --backend cuda --repeat 2
+      # auto's staged choice: CG's graph captured with the first plan, recaptured with the
+      # one chosen at iteration 32
+      sanitized "$tool staged CG 2-D Laplacian 100^2" compute-sanitizer --tool $tool \
+        --error-exitcode 99 "$bin/spira-solve" --laplacian 2:100 --backend cuda
     done
     ;;
   spmv)
