@@ -123,7 +123,10 @@ typedef struct {
     spira_dtype dtype;
     int symmetric;             /* 1 if read from a symmetric Matrix Market file */
     const char *format;        /* SpMV format in use ("auto" until auto has chosen) */
-    double setup_ms;           /* time spent building the current format's plan, 0 if none */
+    double setup_ms;           /* time spent building the SpMV plans A holds, 0 if none: the
+                                * current format's, and those auto used before it (a lone
+                                * multiply's, a solve's first iterations'); the current one's
+                                * alone: spira_matrix_plan_info */
     const char *format_reason; /* why "auto" chose format, predicted and realized totals
                                 * ("" when it was named) */
     double select_ms;          /* time "auto" spent choosing: its row statistics, or the

@@ -198,11 +198,11 @@ spira_status spira_matrix_get_info(spira_matrix A, spira_matrix_info *info)
     info->format = spira__matrix_format(A);
     info->format_reason = A->format_reason;
     info->select_ms = A->select_ms;
+    /* every plan A holds: auto's may be several (the first multiply's, a solve's), and
+     * the first of them paid the CSR's upload */
     info->setup_ms = 0;
-    char key[sizeof A->cache->key];
-    plan_key(A, key, sizeof key);
-    spira__cache_entry *e = spira__matrix_cache_find(A, key);
-    if (e) info->setup_ms = e->build_ms;
+    for (const spira__cache_entry *e = A->cache; e; e = e->next)
+        if (!strncmp(e->key, "spmv:", 5)) info->setup_ms += e->build_ms;
     return SPIRA_OK;
 }
 

@@ -986,11 +986,18 @@ START_TEST(auto_default_follows_solves)
     ck_assert_int_eq(spira_matrix_set_format(A, "auto", "expected_multiplies=20"), SPIRA_OK);
     spira_matrix_get_info(A, &mi);
     ck_assert_str_eq(mi.format, "csr-scalar");
+    spira_plan_info scalar, ell;
+    ck_assert_int_eq(spira_matrix_plan_info(A, &scalar), SPIRA_OK);
     ck_assert_int_eq(spira_matrix_set_format(A, "ell", NULL), SPIRA_OK);
     ck_assert_int_eq(spira_solve(SPIRA_SOLVER_CG, A, b, x, NULL, &si), SPIRA_OK);
     ck_assert_str_eq(si.format, "ell"); /* named: the solve does not choose */
     spira_matrix_get_info(A, &mi);
     ck_assert_str_eq(mi.format_reason, "");
+    /* the setup of every plan A holds: auto's csr-scalar and the named ell */
+    ck_assert_int_eq(spira_matrix_plan_info(A, &ell), SPIRA_OK);
+    ck_assert_double_eq_tol(mi.setup_ms, scalar.convert_ms + scalar.upload_ms + ell.convert_ms +
+                                             ell.upload_ms, 1e-12);
+    ck_assert_double_gt(ell.convert_ms, 0);
     spira_vector_destroy(b), spira_vector_destroy(x);
     spira_matrix_destroy(A);
     spira_context_destroy(ctx);
