@@ -242,7 +242,7 @@ spira_status spira__alloc(spira_context ctx, void **p, size_t count, size_t size
     return SPIRA_OK;
 }
 
-void spira__memcpy_parallel(void *dst, const void *src, size_t bytes)
+int spira__host_parts(size_t bytes)
 {
     /* below half a megabyte a thread's part costs more than it saves. At most half the
      * threads, and 8: a few cores fill the host's memory bandwidth, and a thread for every
@@ -256,6 +256,12 @@ void spira__memcpy_parallel(void *dst, const void *src, size_t bytes)
     if (parts > max_parts) parts = max_parts;
 #endif
     if ((size_t)parts * min_part > bytes) parts = (int)(bytes / min_part);
+    return parts > 1 ? parts : 1;
+}
+
+void spira__memcpy_parallel(void *dst, const void *src, size_t bytes)
+{
+    const int parts = spira__host_parts(bytes);
     if (parts <= 1) {
         memcpy(dst, src, bytes);
         return;

@@ -169,6 +169,38 @@ spira_status spira__csr_alloc(spira_context ctx, spira__csr *A, int32_t nrows, i
     return s;
 }
 
+int spira__csr_values_one(const spira__csr *A)
+{
+    enum { step = 1 << 16 }; /* entries a part checks between looks at the others' verdict */
+    const int64_t n = A->nnz;
+    const int dbl = A->dtype == SPIRA_R64;
+    if (!A->val || n == 0 || spira__get(A->val, A->dtype, 0) != 1.0) return 0;
+    const int parts = spira__host_parts((size_t)n * spira_dtype_size(A->dtype));
+    int other = 0;
+#pragma omp parallel for num_threads(parts) schedule(static) if (parts > 1)
+    for (int t = 0; t < parts; t++) {
+        const int64_t k1 = n * (t + 1) / parts;
+        for (int64_t k = n * t / parts; k < k1; k += step) {
+            int seen;
+#pragma omp atomic read
+            seen = other;
+            if (seen) break;
+            const int64_t end = k1 - k < step ? k1 : k + step;
+            int bad = 0;
+            if (dbl)
+                for (int64_t i = k; i < end; i++) bad |= ((const double *)A->val)[i] != 1.0;
+            else
+                for (int64_t i = k; i < end; i++) bad |= ((const float *)A->val)[i] != 1.0f;
+            if (bad) {
+#pragma omp atomic write
+                other = 1;
+                break;
+            }
+        }
+    }
+    return !other;
+}
+
 /* Sum adjacent equal columns within each row, in place, and shrink the arrays. */
 void spira__csr_merge_duplicates(spira__csr *A)
 {

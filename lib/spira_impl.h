@@ -168,6 +168,9 @@ void spira__alloc_track(long delta);
 /* memcpy by up to half the OpenMP threads, at most 8 (one in a build without OpenMP), for
  * copies into pinned staging buffers, where one core's copy is slower than the link. */
 void spira__memcpy_parallel(void *dst, const void *src, size_t bytes);
+/* The threads a pass over bytes of host memory takes (memcpy_parallel's rule): 1 for less
+ * than a megabyte, at most half the OpenMP threads and 8. */
+int spira__host_parts(size_t bytes);
 
 /* xorshift64 (Marsaglia's 13, 7, 17): the next word of a small, fast generator whose state
  * is *s (never 0). For GF(2) blocks: random starts in the library, inputs in the tests and
@@ -270,6 +273,10 @@ void spira__csr_sort_row(spira__csr *A, int32_t b, int32_t len, spira__col_pos *
  * through one buffer sized by the longest such row. */
 spira_status spira__csr_sort_rows(spira_context ctx, spira__csr *A);
 void spira__csr_merge_duplicates(spira__csr *A);
+/* 1 when every stored value of A is exactly 1 (a pattern file's, a graph's), by the threads
+ * of spira__host_parts, each stopping at the first other value any of them finds: the
+ * device copy then fills them instead of copying (spmv.c). */
+int spira__csr_values_one(const spira__csr *A);
 /* Value k of a dtype array as double, and the store. */
 static inline double spira__get(const void *v, spira_dtype t, int64_t k)
 {

@@ -93,8 +93,15 @@ spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, do
         spira__csr_dev_entry *c;
         SPIRA__TRY(spira__alloc(ctx, (void **)&c, 1, sizeof *c, "device CSR entry"));
         c->ctx = ctx;
-        spira_status s = spira__dev_create(ctx, spira__csr_scalar_format.gpu, "CSR", &A->csr,
+        /* values all 1 (a graph's): filled on the device, not copied (half a double
+         * pattern's bytes, and the staging copy's) */
+        spira__csr up = A->csr;
+        const int ones = spira__csr_values_one(&A->csr);
+        if (ones) up.val = NULL;
+        spira_status s = spira__dev_create(ctx, spira__csr_scalar_format.gpu, "CSR", &up,
                                            NULL, NULL, &c->dev);
+        if (s == SPIRA_OK && ones)
+            s = spira__cuda_fill(ctx, up.nnz, up.dtype, ((spira__csr_dev *)c->dev)->val, 1.0);
         if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
         if (s != SPIRA_OK) {
             csr_dev_entry_destroy(c);

@@ -351,6 +351,36 @@ static void gpu_check_format(spira_matrix A, const char *name, const char *opts,
     free(x), free(ref), free(o1), free(o2), free(nan), free(scale);
 }
 
+/* Values all 1 (a graph's: here an R-MAT graph, whose repeated edges sum to more than 1,
+ * made of its distinct edges alone) reach the device as a fill, not a copy: every format
+ * multiplies such a matrix as the CPU does, in both precisions, and one whose last value
+ * is 2 is copied whole. */
+START_TEST(gpu_values_one)
+{
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    spira_matrix G;
+    ck_assert_int_eq(spira_matrix_rmat(gpu, 12, 8, tu_seed(), t, &G), SPIRA_OK);
+    const int32_t n = (int32_t)G->csr.nrows, nnz = G->csr.nnz;
+    int32_t *rp = malloc(((size_t)n + 1) * sizeof *rp), *ci = malloc((size_t)nnz * sizeof *ci);
+    ck_assert_int_eq(spira_matrix_get_csr(G, rp, ci, NULL), SPIRA_OK);
+    spira_matrix_destroy(G);
+    for (int last_two = 0; last_two < 2; last_two++) {
+        void *v = malloc((size_t)nnz * spira_dtype_size(t));
+        for (int32_t k = 0; k < nnz; k++) spira__set(v, t, k, 1.0);
+        if (last_two) spira__set(v, t, nnz - 1, 2.0);
+        spira_matrix A;
+        ck_assert_int_eq(spira_matrix_from_csr(gpu, n, n, rp, ci, v, t, &A), SPIRA_OK);
+        free(v);
+        ck_assert_int_eq(spira__csr_values_one(&A->csr), !last_two);
+        ck_assert_int_gt(tu_check_all_formats(gpu, A, last_two ? "R-MAT, a 2" : "R-MAT, ones",
+                                              tu_seed() + 3),
+                         0);
+        spira_matrix_destroy(A);
+    }
+    free(rp), free(ci);
+}
+END_TEST
+
 /* "auto" on the CUDA backend: the cost model picks dia for a large stencil when enough
  * multiplies are expected to pay its conversion on the GPU back and csr-vector when one
  * is; a solve chooses for the multiplies it expects, a longer one for its first 32 and
@@ -1243,6 +1273,7 @@ int main(void)
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_algs, 0, 2);
     tcase_add_test(tc, gpu_auto_select);
+    tcase_add_loop_test(tc, gpu_values_one, 0, 2);
     tcase_add_test(tc, gpu_auto_cusparse_first_use);
     tcase_add_test(tc, gpu_suraa_children);
     tcase_add_loop_test(tc, gpu_gf2_formats, 0, tu_nshapes + 2);

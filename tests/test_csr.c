@@ -436,6 +436,39 @@ START_TEST(reference_spmv_float_vs_double)
 }
 END_TEST
 
+/* spira__csr_values_one: every value exactly 1, on 1, 2 and 8 parts (threads 1, 4 and 16),
+ * in both precisions; a single other value anywhere (first, in a later part, last; 2, -1,
+ * NaN, a float just below 1) says no, as do no values and no entries. */
+START_TEST(values_one_finds_any_other)
+{
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    enum { n = 1000000 };
+    spira__csr c = {.nrows = 1, .ncols = n, .nnz = n, .dtype = t};
+    const size_t es = spira_dtype_size(t);
+    c.val = malloc((size_t)n * es);
+    for (int64_t k = 0; k < n; k++) spira__set(c.val, t, k, 1.0);
+    const int threads = tu_omp_threads(0);
+    const int64_t at[4] = {0, n / 2 + 12345, n - 1, 3 * (n / 4)};
+    const double odd[4] = {2.0, -1.0, NAN, 0.99999994};
+    for (int m = 0; m < 3; m++) {
+        tu_omp_threads(m == 0 ? 1 : m == 1 ? 4 : 16);
+        ck_assert_int_eq(spira__csr_values_one(&c), 1);
+        for (int j = 0; j < 4; j++) {
+            spira__set(c.val, t, at[j], odd[j]);
+            ck_assert_msg(!spira__csr_values_one(&c), "%g at %lld", odd[j], (long long)at[j]);
+            spira__set(c.val, t, at[j], 1.0);
+        }
+    }
+    tu_omp_threads(threads);
+    c.nnz = 0;
+    ck_assert_int_eq(spira__csr_values_one(&c), 0);
+    free(c.val);
+    c.val = NULL;
+    c.nnz = n;
+    ck_assert_int_eq(spira__csr_values_one(&c), 0);
+}
+END_TEST
+
 Suite *suite_csr(void)
 {
     Suite *s = suite_create("csr");
@@ -453,6 +486,7 @@ Suite *suite_csr(void)
     tcase_add_test(tc, asymmetry_in_parallel_names_the_first);
     tcase_add_loop_test(tc, from_coo_in_parallel_matches_one_thread, 0, 2);
     tcase_add_loop_test(tc, reference_spmv_float_vs_double, 0, tu_nshapes);
+    tcase_add_loop_test(tc, values_one_finds_any_other, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
