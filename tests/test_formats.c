@@ -1499,11 +1499,13 @@ static const struct {
     {"coo", "interval=96", ""},
     {"coo", "interval=4096", ""},
     /* max_fill=3 slots a nonzero: a long row, or a tail of them */
-    {"ell", NULL, "dense-row long-row power-law"},
+    {"ell", NULL, "dense-row long-row power-law sparse-rows"},
     {"ell", "max_fill=1000", ""},
     /* 3 slots a nonzero: only matrices of few diagonals */
-    {"dia", NULL, "random empty-rows dense-row wide tall long-row equal-rows power-law one-column"},
-    {"dia", "max_fill=300", "one-column"}, /* 700 diagonals of 704 slots for 700 nonzeros */
+    {"dia", NULL, "random empty-rows dense-row wide tall long-row equal-rows power-law one-column "
+                  "sparse-rows"},
+    /* one-column: 700 diagonals of 704 slots for 700 nonzeros */
+    {"dia", "max_fill=300", "one-column sparse-rows"},
     {"hyb", NULL, ""},
     {"hyb", "min_rows=0", ""},
     {"hyb", "ell_width=2,interval=64", ""},

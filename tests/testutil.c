@@ -58,6 +58,9 @@ const tu_shape tu_shapes[] = {
     {"tall", 900, 200},         {"long-row", 100, 5000},   {"equal-rows", 256, 256},
     {"tridiagonal", 1000, 1000}, {"power-law", 3000, 3000}, {"no-entries", 50, 40},
     {"one-row", 1, 700},         {"one-column", 700, 1},
+    /* a row in 8 holds entries: a chunk of 1,024 of them spans more rows than a block
+     * stages (spira__chunk_rows' search in global memory) */
+    {"sparse-rows", 6000, 6000},
 };
 const int tu_nshapes = sizeof tu_shapes / sizeof tu_shapes[0];
 
@@ -71,6 +74,7 @@ static void shape_row(const tu_shape *s, int32_t i, unsigned *st, int32_t *ri, i
     if (!strcmp(n, "one")) len = 1;
     else if (!strcmp(n, "one-row")) len = m; /* 1 x N, dense */
     else if (!strcmp(n, "empty-rows")) len = i % 3 == 0 ? 0 : 1 + (int32_t)tu_uniform(st, 0, 8);
+    else if (!strcmp(n, "sparse-rows")) len = i % 8 ? 0 : 1 + (int32_t)tu_uniform(st, 0, 10);
     else if (!strcmp(n, "dense-row")) len = i == 7 ? m : 3;
     else if (!strcmp(n, "long-row")) len = i == 50 ? 4000 : 1 + (int32_t)tu_uniform(st, 0, 5);
     else if (!strcmp(n, "equal-rows")) len = 8;
