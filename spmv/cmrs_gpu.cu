@@ -17,8 +17,8 @@
  * on a tie, so an entry's place in the strip is known from counts alone: its index in its
  * own row, plus the entries of each lower row of the strip with a column <= its own, plus
  * those of each higher row with a column < its own (binary searches: rows are sorted by
- * column). Each block takes a chunk of entries, whatever rows they fall in
- * (spira__chunk_rows), so a dense row costs what as many entries in short rows cost; the
+ * column). Each thread takes a run of kItems entries, whatever rows they fall in
+ * (spira__row_of), so a dense row costs what as many entries in short rows cost; the
  * strip's few rows are read through L1. One kernel, no scratch, no wait.
  */
 #include "cmrs.h"
@@ -33,7 +33,7 @@ constexpr int kBlock = 128;
 constexpr int kWarps = kBlock / 32;
 
 constexpr int kFillBlock = 256;
-constexpr int kItems = 4; /* entries a thread in the conversion, kFillBlock apart */
+constexpr int kItems = 4; /* entries a thread in the conversion: one row search for 4 */
 
 /* The handle: the host layout's struct, its arrays on the device. */
 typedef spira__cmrs cmrs_dev;
@@ -52,9 +52,11 @@ __global__ void __launch_bounds__(kFillBlock)
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     for (unsigned s = t; s <= (unsigned)nstrips; s += stride)
         strip_ptr[s] = s < (unsigned)nstrips ? rp[(long long)s * H] : nnz;
-    const long long chunk = (long long)kFillBlock * kItems;
-    for (long long k0 = blockIdx.x * chunk; k0 < nnz; k0 += gridDim.x * chunk)
-        spira__chunk_rows<kFillBlock, kItems>(rp, nrows, nnz, k0, [&](int k, int i, int b) {
+    for (long long k0 = (long long)t * kItems; k0 < nnz; k0 += (long long)stride * kItems) {
+        int i = spira__row_of(rp, nrows, k0), b = rp[i], next = rp[i + 1];
+        const int end = k0 + kItems < nnz ? (int)k0 + kItems : nnz;
+        for (int k = (int)k0; k < end; k++) {
+            while (k >= next) b = next, next = rp[++i + 1]; /* i stays < nrows */
             const int c = ci[k], f = i - i % H, last = min(f + H, nrows);
             int at = rp[f] + (k - b);
             for (int j = f; j < last; j++) {
@@ -71,7 +73,8 @@ __global__ void __launch_bounds__(kFillBlock)
             }
             packed[at] = (unsigned)c << SPIRA__CMRS_BITS | (unsigned)(i - f);
             out[at] = v[k];
-        });
+        }
+    }
 }
 
 template <typename T>

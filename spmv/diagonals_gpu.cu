@@ -2,9 +2,9 @@
  * diagonals_gpu.cu - flagging the occupied diagonals of a device CSR and counting them (see
  * diagonals_gpu.cuh): one kernel over the nonzeros, then a CUB reduce over the flags.
  *
- * The kernel gives every block a chunk of consecutive nonzeros and finds their rows by
- * binary searches in row_ptr (spira__chunk_rows: the merge-path idea of Merrill & Garland
- * 2016, on one axis), so a row of 10^5 entries costs what 10^5 entries in short rows cost: auto's
+ * The kernel gives every thread kItems consecutive nonzeros and finds the row of the first
+ * by a binary search in row_ptr (the merge-path idea of Merrill & Garland 2016, on one
+ * axis), so a row of 10^5 entries costs what 10^5 entries in short rows cost: auto's
  * statistics run this on every matrix, power-law graphs included, where a thread a row
  * would wait on the longest. A flag is read before it is written: on a stencil every
  * thread hits the same few diagonals, and the read (from L1) spares the L2 the millions of
@@ -21,18 +21,23 @@
 namespace {
 
 constexpr int kBlock = 256;
-constexpr int kItems = 4; /* nonzeros a thread, kBlock apart */
+constexpr int kItems = 4; /* nonzeros a thread: one search for 4 entries */
 
 __global__ void __launch_bounds__(kBlock)
     flag_kernel(int nrows, int nnz, const int *__restrict__ rp, const int *__restrict__ ci,
                 uint8_t *flags)
 {
-    const long long chunk = (long long)kBlock * kItems;
-    for (long long k0 = blockIdx.x * chunk; k0 < nnz; k0 += gridDim.x * chunk)
-        spira__chunk_rows<kBlock, kItems>(rp, nrows, nnz, k0, [&](int k, int i, int) {
+    const long long stride = (long long)gridDim.x * blockDim.x * kItems;
+    for (long long k0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * kItems; k0 < nnz;
+         k0 += stride) {
+        int i = spira__row_of(rp, nrows, k0), next = rp[i + 1];
+        const int end = k0 + kItems < nnz ? (int)k0 + kItems : nnz;
+        for (int k = (int)k0; k < end; k++) {
+            while (k >= next) next = rp[++i + 1]; /* k < nnz = rp[nrows]: i stays < nrows */
             const long long at = (long long)ci[k] - i + (nrows - 1);
             if (!flags[at]) flags[at] = 1;
-        });
+        }
+    }
 }
 
 } // namespace

@@ -4,10 +4,11 @@
  * and the expansion of row offsets into one row index per entry.
  *
  * Row lengths are never stored: CUB reads them through an iterator that differences
- * row_ptr. The expansion gives each block a chunk of consecutive entries and finds their
- * rows by searches in the offsets (spira__chunk_rows), so that its cost does not depend on
- * how the entries spread over rows (a thread or warp per row would leave one thread walking
- * a dense row of millions): one kernel that writes each entry's row once, where a mark in a zeroed array and a max-scan over it would write and read the
+ * row_ptr. The expansion gives each thread a run of kItems consecutive entries and finds
+ * the row of the first by a binary search in the offsets (spira__row_of), so that its cost
+ * does not depend on how the entries spread over rows (a thread or warp per row would leave
+ * one thread walking a dense row of millions): one kernel that writes each entry's row
+ * once, where a mark in a zeroed array and a max-scan over it would write and read the
  * array three times in three launches, with CUB's scratch.
  *
  * Each call makes one allocation (the call's own scratch ahead of CUB's temporary storage),
@@ -63,15 +64,21 @@ lengths(const spira__csr_dev *dA, int skip)
 
 cudaStream_t stream_of(spira_context ctx) { return (cudaStream_t)spira__cuda_stream(ctx); }
 
-constexpr int kItems = 4; /* entries a thread in the expansion, kBlock apart */
+constexpr int kItems = 4; /* entries a thread in the expansion: one row search for 4 */
 
 __global__ void __launch_bounds__(kBlock)
     expand_kernel(int nrows, const int *__restrict__ off, int n, int *__restrict__ row)
 {
-    const long long chunk = (long long)kBlock * kItems;
-    for (long long q0 = blockIdx.x * chunk; q0 < n; q0 += gridDim.x * chunk)
-        spira__chunk_rows<kBlock, kItems>(off, nrows, n, q0,
-                                          [&](int q, int r, int) { row[q] = r; });
+    const long long stride = (long long)gridDim.x * blockDim.x * kItems;
+    for (long long q0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * kItems; q0 < n;
+         q0 += stride) {
+        int i = spira__row_of(off, nrows, q0), next = off[i + 1];
+        const int end = q0 + kItems < n ? (int)q0 + kItems : n;
+        for (int q = (int)q0; q < end; q++) {
+            while (q >= next) next = off[++i + 1]; /* q < n = off[nrows]: i stays < nrows */
+            row[q] = i;
+        }
+    }
 }
 
 } // namespace

@@ -45,47 +45,4 @@ __device__ __forceinline__ int spira__row_of(const int *__restrict__ rp, int nro
     return lo;
 }
 
-/* The entries of chunk q0 of n (the kBlock * kItems entries from q0, cut at n) of a
- * row-major layout whose rows start at off (nrows + 1 offsets, off[nrows] = n), each handed
- * with its row r and that row's first entry b to f(q, r, b): thread t takes q0 + t, q0 + t
- * + kBlock, ..., so that stores to q coalesce, and a run of a long row is spread over the
- * block, whatever the rows' lengths. The block finds its first and last rows by two binary
- * searches, stages their offsets in shared memory when they fit (kBlock * kItems + 1:
- * always but for empty rows), and each entry's row by a search among them. Every thread of
- * the block calls it, with the same q0 (it synchronizes). Where a thread took kItems
- * consecutive entries and searched the row of the first in off, stores were kItems apart
- * and each search walked global memory: SURAA's permuted copy moved 0.85 TB/s on the H100
- * that way (session 22). */
-template <int kBlock, int kItems, typename F>
-__device__ __forceinline__ void spira__chunk_rows(const int *__restrict__ off, int nrows,
-                                                  long long n, long long q0, F f)
-{
-    constexpr int kChunk = kBlock * kItems;
-    __shared__ int staged[kChunk + 1];
-    __shared__ int first, count;
-    const long long end = q0 + kChunk < n ? q0 + kChunk : n;
-    if (threadIdx.x == 0) {
-        first = spira__row_of(off, nrows, q0);
-        count = spira__row_of(off, nrows, end - 1) - first + 1;
-    }
-    __syncthreads();
-    const int r0 = first, m = count;
-    const bool fits = m <= kChunk;
-    if (fits)
-        for (int k = threadIdx.x; k <= m; k += kBlock) staged[k] = off[r0 + k];
-    __syncthreads();
-    for (int i = 0; i < kItems; i++) {
-        const long long q = q0 + (long long)i * kBlock + threadIdx.x;
-        if (q >= end) break;
-        int lo = 0, hi = m - 1; /* the last row of the chunk's that starts at or before q */
-        while (lo < hi) {
-            const int mid = (lo + hi + 1) >> 1;
-            if ((fits ? staged[mid] : off[r0 + mid]) <= q) lo = mid;
-            else hi = mid - 1;
-        }
-        f((int)q, r0 + lo, fits ? staged[lo] : off[r0 + lo]);
-    }
-    __syncthreads(); /* the next chunk's searches write first, count and staged */
-}
-
 #endif

@@ -7,10 +7,9 @@
  *     order as values (sort_gpu.cuh), which is suraa.c's order, ties by row included: an
  *     empty row's first column is ncols here and INT32_MAX there, in both cases past every
  *     real column, and empty rows tie only with each other.
- *   - The sorted row pointers: a scan of the lengths in sorted order; then each block
- *     copies a chunk of entries (column and value) from the rows they fall in
- *     (spira__chunk_rows over the sorted pointers), so a dense row costs what its entries
- *     cost.
+ *   - The sorted row pointers: a scan of the lengths in sorted order; then each thread
+ *     copies a run of kItems entries (column and value) from the row they fall in
+ *     (spira__row_of over the sorted pointers), so a dense row costs what its entries cost.
  *   - The Freedman-Diaconis segment: the two quartile lengths read back (the second wait),
  *     the rule on the host with suraa.c's own code.
  *   - The launches: a thread a segment classifies it with suraa.h's spira__suraa_segment,
@@ -37,7 +36,7 @@
 namespace {
 
 constexpr int kBlock = 256;
-constexpr int kItems = 4; /* entries a thread copies, kBlock apart */
+constexpr int kItems = 4; /* entries a thread copies: one row search for 4 */
 /* run codes: DYNAMIC; VECTOR with Y = 32..1024 (Y / 32); SUBWARP with 1..32 lanes (log2) */
 constexpr int kCodeVector = 1, kCodeSubwarp = 33, kCodes = 39;
 
@@ -78,13 +77,19 @@ __global__ void __launch_bounds__(kBlock)
                 const int *__restrict__ rp, const int *__restrict__ ci, const T *__restrict__ v,
                 int *__restrict__ sci, T *__restrict__ sv)
 {
-    const long long chunk = (long long)kBlock * kItems;
-    for (long long q0 = blockIdx.x * chunk; q0 < nnz; q0 += gridDim.x * chunk)
-        spira__chunk_rows<kBlock, kItems>(srp, nrows, nnz, q0, [&](int q, int r, int b) {
-            const int p = rp[perm[r]] + (q - b);
+    const long long stride = (long long)gridDim.x * blockDim.x * kItems;
+    for (long long q0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * kItems; q0 < nnz;
+         q0 += stride) {
+        int r = spira__row_of(srp, nrows, q0), b = srp[r], next = srp[r + 1];
+        int from = rp[perm[r]];
+        const int end = q0 + kItems < nnz ? (int)q0 + kItems : nnz;
+        for (int q = (int)q0; q < end; q++) {
+            while (q >= next) b = next, next = srp[++r + 1], from = rp[perm[r]];
+            const int p = from + (q - b);
             sci[q] = ci[p];
             sv[q] = v[p];
-        });
+        }
+    }
 }
 
 /* out[0] = the length of sorted row m/4, out[1] of 3m/4 (m > 0) */

@@ -58,9 +58,7 @@ const tu_shape tu_shapes[] = {
     {"tall", 900, 200},         {"long-row", 100, 5000},   {"equal-rows", 256, 256},
     {"tridiagonal", 1000, 1000}, {"power-law", 3000, 3000}, {"no-entries", 50, 40},
     {"one-row", 1, 700},         {"one-column", 700, 1},
-    /* a row in 8 holds entries: a chunk of 1,024 of them spans more rows than a block
-     * stages (spira__chunk_rows' search in global memory) */
-    {"sparse-rows", 6000, 6000},
+    {"sparse-rows", 6000, 6000}, /* a row in 8 has entries: runs of empty rows */
 };
 const int tu_nshapes = sizeof tu_shapes / sizeof tu_shapes[0];
 
