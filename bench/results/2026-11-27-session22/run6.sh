@@ -15,7 +15,7 @@ for k in $(seq 1 15); do
     case $v in
       asis) e="X=1";; nopreload) e="SPIRA_PRELOAD=0";; passive) e="OMP_WAIT_POLICY=passive";; active) e="OMP_WAIT_POLICY=active";;
     esac
-    u=$(env $e $B/spira-spmv /tmp/m/circuit-1000000.mtx --formats merge --reps 3 --warmup 1 2>&1 | awk '$1 == "merge" {print $3}')
+    u=$(env $e $B/spira-spmv /tmp/m/circuit-1000000.mtx --formats merge --reps 3 --warmup 1 2>&1 | awk '$1 == "cusparse" {print $3}')
     echo "round $k $v upload_ms $u" >>"$L"
   done
 done
