@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # session 22, call 6 (one H100), the library of call 4: where the upload's rare 30-40 ms
-# outliers come from. The circuit matrix's CSR upload (spira-spmv's merge row: the CSR's
-# upload is its setup) in 15 rounds of four variants, one process each: as is, without the
+# outliers come from. The circuit matrix's CSR upload (spira-spmv's cusparse row, the first
+# plan built, claims it; a first try read the merge row's, 0.1 ms: its own) in 15 rounds of
+# four variants, one process each: as is, without the
 # preload thread (SPIRA_PRELOAD=0), OMP_WAIT_POLICY=passive, OMP_WAIT_POLICY=active.
 set -u
 R=$PWD; B=$R/.device-run/bin
