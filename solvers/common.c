@@ -5,6 +5,7 @@
 #include "solver.h"
 
 #include <math.h>
+#include <stdio.h>
 
 spira_status spira__op(spira__solve_env *e, double alpha, spira_vector x, double beta,
                        spira_vector y)
@@ -92,6 +93,44 @@ int spira__meets_tolerance(const spira__solve_env *e, double rnorm)
     return converged(e, rnorm) >= 0;
 }
 
+/* auto's second look in a staged solve (solve.c's choose_plan), at iteration it: the
+ * multiplies left at the rate the residual fell so far, and the format for them, whose plan
+ * the solve goes on with. */
+static void restage(spira__solve_env *e, int it)
+{
+    e->stage.at = 0; /* once a solve */
+    double target = e->o.rtol * e->bnorm;
+    if (e->o.atol > target) target = e->o.atol;
+    /* what maxit leaves (e->o.maxit is this round's: the rounds before took it0) */
+    const double most = (double)e->it0 + e->o.maxit - it;
+    /* the rate from the least residual of iterations 1..it/2 to that of the rest, so that
+     * neither ||r_0|| (CG's residual may rise fivefold before it falls) nor one lucky step
+     * (BiCGSTAB's wanders) sets it; none (a stagnating solve): what maxit leaves. A rate
+     * that speeds up later (CG on a Laplacian) predicts too many, whose cost is bounded by
+     * the faster format's setup; too few would cost more */
+    const double *low = e->stage.low, span = it - it / 2.0;
+    double left = most;
+    if (low[1] < low[0] && low[1] > target && target > 0) {
+        left = ceil(log(target / low[1]) / (log(low[1] / low[0]) / span));
+        if (left > most) left = most;
+    }
+    char source[160];
+    snprintf(source, sizeof source, "%.0f predicted at iteration %d (%.0f iterations left at "
+             "the rate its residual fell so far)", left * e->stage.per_it, it, left);
+    spira_matrix A = e->A;
+    char was[sizeof A->format];
+    snprintf(was, sizeof was, "%s", A->format);
+    const double t0 = spira__now_ms();
+    spira__spmv_plan *plan;
+    if (spira__spmv_plan_said(A, left * e->stage.per_it, source, &plan) == SPIRA_OK) {
+        e->plan = plan;
+    } else { /* a faster layout that could not be built (no memory for it): go on as before */
+        snprintf(A->format, sizeof A->format, "%s", was);
+        e->ctx->err[0] = '\0';
+    }
+    e->stage.ms += spira__now_ms() - t0;
+}
+
 int spira__check(spira__solve_env *e, int it, double rnorm)
 {
     it += e->it0;
@@ -143,7 +182,7 @@ int spira__check(spira__solve_env *e, int it, double rnorm)
     if (e->stage.at) {
         double *low = &e->stage.low[2 * it > e->stage.at];
         if (rnorm < *low) *low = rnorm;
-        if (it >= e->stage.at) spira__solve_restage(e, it);
+        if (it >= e->stage.at) restage(e, it);
     }
     return 0;
 }

@@ -96,7 +96,7 @@ static double expected_multiplies(const spira_solver S)
 
 /* The plan a solve starts with. Where auto chooses A's format and the solve expects more
  * than SPIRA__AUTO_STAGE multiplies (spmv/auto.h), it chooses for that many first and sets
- * the iteration at which spira__solve_restage weighs the choice again; not in a
+ * the iteration at which spira__check (common.c) weighs the choice again; not in a
  * distributed solve (its plans are the caller's), nor in a deterministic context (the
  * choice made up front, whatever the convergence), nor with Neumann's preconditioner
  * (whose multiplies hold the plan they were built with). */
@@ -116,41 +116,6 @@ static spira_status choose_plan(spira_solver S, spira__spmv_plan **plan)
     snprintf(source, sizeof source, "the first %d of the %.0f expected by this solve (weighed "
              "again at iteration %d)", SPIRA__AUTO_STAGE, expect, e->stage.at);
     return spira__spmv_plan_said(e->A, SPIRA__AUTO_STAGE, source, plan);
-}
-
-void spira__solve_restage(spira__solve_env *e, int it)
-{
-    e->stage.at = 0; /* once a solve */
-    double target = e->o.rtol * e->bnorm;
-    if (e->o.atol > target) target = e->o.atol;
-    /* what maxit leaves (e->o.maxit is this round's: the rounds before took it0) */
-    const double most = (double)e->it0 + e->o.maxit - it;
-    /* the rate from the least residual of iterations 1..it/2 to that of the rest, so that
-     * neither ||r_0|| (CG's residual may rise fivefold before it falls) nor one lucky step
-     * (BiCGSTAB's wanders) sets it; none (a stagnating solve): what maxit leaves. A rate
-     * that speeds up later (CG on a Laplacian) predicts too many, whose cost is bounded by
-     * the faster format's setup; too few would cost more */
-    const double *low = e->stage.low, span = it - it / 2.0;
-    double left = most;
-    if (low[1] < low[0] && low[1] > target && target > 0) {
-        left = ceil(log(target / low[1]) / (log(low[1] / low[0]) / span));
-        if (left > most) left = most;
-    }
-    char source[160];
-    snprintf(source, sizeof source, "%.0f predicted at iteration %d (%.0f iterations left at "
-             "the rate its residual fell so far)", left * e->stage.per_it, it, left);
-    spira_matrix A = e->A;
-    char was[sizeof A->format];
-    snprintf(was, sizeof was, "%s", A->format);
-    const double t0 = spira__now_ms();
-    spira__spmv_plan *plan;
-    if (spira__spmv_plan_said(A, left * e->stage.per_it, source, &plan) == SPIRA_OK) {
-        e->plan = plan;
-    } else { /* a faster layout that could not be built (no memory for it): go on as before */
-        snprintf(A->format, sizeof A->format, "%s", was);
-        e->ctx->err[0] = '\0';
-    }
-    e->stage.ms += spira__now_ms() - t0;
 }
 
 /* Drop what setup made (plan excepted: A's cache owns it). */

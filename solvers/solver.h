@@ -87,8 +87,9 @@ typedef struct {
      * and type->work_precond more after those unless M is the identity */
     spira_vector work[SPIRA__SOLVER_WORK_MAX];
     void *keep; /* what the type's prepare made for its runs (CG's CUDA graph), or NULL */
-    /* auto's staged choice (solve.c): at iteration `at` (counted over rounds; 0: none) the
-     * format is weighed again for the multiplies the convergence so far predicts, per_it an
+    /* auto's staged choice (solve.c; common.c's spira__check looks again): at iteration
+     * `at` (counted over rounds; 0: none) the format is weighed again for the multiplies
+     * the convergence so far predicts, per_it an
      * iteration; low[h] the least ||r|| of iterations 1..at/2 (h = 0) and after (h = 1), ms
      * what building a new plan took (setup, not iterations) */
     struct {
@@ -165,9 +166,6 @@ spira_status spira__solver_create_comm(spira_solver_type type, spira_matrix loca
                                        const spira_solve_opts *opts, spira_solver *S);
 /* The multiplies S's solves expect (what "auto" weighs a format's setup against). */
 double spira__solver_expected_multiplies(spira_solver S);
-/* spira__check's call at iteration it = e->stage.at (counted over rounds): auto's second
- * look, which may move e->plan to another format (solve.c). */
-void spira__solve_restage(spira__solve_env *e, int it);
 
 /* spira_power over a distributed operator (dist/): local is this rank's diagonal block,
  * whose rows v holds; comm multiplies and sums (its plans prepared by the caller). The
