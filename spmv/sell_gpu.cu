@@ -13,7 +13,9 @@
  * in the same launch as the slices (its last blocks); a chunk's sum is a fixed shuffle
  * tree, and the warp that finishes a row's last chunk (a per-row ticket, as merge's fixup)
  * adds the row's chunk sums in chunk order and writes y: the same bits every run, no
- * floating-point atomics. With sigma = 1 (no sorting, no long rows) a slice is as wide as
+ * floating-point atomics. In a matrix of few slices a long row of 2 to 8 chunks is one
+ * block's instead (its warps a chunk each, added in shared memory): the same bits, without
+ * the ticket's round trips through global memory. With sigma = 1 (no sorting, no long rows) a slice is as wide as
  * its longest row and its warps walk all of it.
  *
  * The conversion on the GPU (sell_dev_build) makes the host conversion's layout array for
@@ -58,7 +60,10 @@ static_assert(SPIRA__SELL_C == 32, "a slice is a warp");
 struct sell_dev {
     spira__sell s;
     int32_t group;         /* warps a slice in sell_kernel: 1, 2, 4 or 8 */
-    int32_t nlong_items;   /* the long rows' chunks (none without long rows) */
+    int32_t nlong_items;   /* the long rows' chunks taken a warp each (none without) */
+    /* long rows [block_first, block_end) are taken a block each, not as warp chunks
+     * (slice_plan: a matrix of few slices, rows of 2 to kWarps chunks) */
+    int32_t block_first, block_end;
     int32_t *long_item;    /* nlong + 1: a long row's first chunk */
     int32_t *item_long;    /* nlong_items: the long row a chunk belongs to */
     void *long_partial;    /* nlong_items chunk sums */
@@ -164,6 +169,8 @@ template <typename T> struct long_rows_args {
     const T *vals, *x;
     T *partial;
     unsigned *ticket;
+    int block_first, block_end; /* the long rows taken a block each (long_block_rows) */
+    unsigned row_blocks;        /* the blocks that take them */
 };
 
 template <typename T>
@@ -207,6 +214,44 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
     }
 }
 
+/* Long rows of 2 to kWarps chunks in a matrix of few slices: a block a row, warp w its
+ * chunk w (the same loop and shuffle tree as long_chunks), the chunk sums added by the
+ * first warp in chunk order, lane k taking chunk k, with the same tree as long_chunks' last
+ * warp: the same bits as the ticket path, without its global handshake (a fence, an
+ * atomic, the partials read back through L2), which is most of a small matrix's long-row
+ * time. */
+template <typename T>
+__device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha, T beta,
+                                T *__restrict__ y)
+{
+    constexpr int kWarps = kSellBlock / 32;
+    __shared__ T chunk_sum[kWarps];
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
+    for (int j = a.block_first + (int)b; j < a.block_end; j += (int)a.row_blocks) {
+        const int begin = __ldg(&a.long_ptr[j]), end = __ldg(&a.long_ptr[j + 1]);
+        const int chunks = (end - begin + kLongChunk - 1) / kLongChunk; /* 2..kWarps */
+        const int cb = begin + (int)warp * kLongChunk, ce = min(cb + kLongChunk, end);
+        T sum = 0;
+#pragma unroll 4
+        for (int at = cb + (int)lane; at < ce; at += 32)
+            sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+        if (lane == 0) chunk_sum[warp] = sum;
+        __syncthreads();
+        if (warp == 0) {
+            sum = (int)lane < chunks ? chunk_sum[lane] : T(0);
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+            if (lane == 0) {
+                const int i = __ldg(&a.perm[a.sliced + j]);
+                y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+            }
+        }
+        __syncthreads(); /* chunk_sum is rewritten for the next row */
+    }
+}
+
 /* The multiply, one launch: the first slice_blocks blocks take the slices, the others the
  * long rows' chunks (long_chunks), so that both run side by side. (The chunks' blocks first
  * made R-MAT 2^20 13% slower, 0.186 ms against 0.163, and the circuit matrix no faster:
@@ -228,8 +273,12 @@ __global__ void __launch_bounds__(kSellBlock)
     __shared__ T part[G > 1 ? kWarps : 1][32];
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
     if (blockIdx.x >= slice_blocks) { /* block-uniform: no barrier is split */
-        long_chunks(longs, (blockIdx.x - slice_blocks) * kWarps + warp,
-                    (gridDim.x - slice_blocks) * kWarps, alpha, beta, y);
+        const unsigned b = blockIdx.x - slice_blocks;
+        if (b < longs.row_blocks)
+            long_block_rows(longs, b, alpha, beta, y);
+        else
+            long_chunks(longs, (b - longs.row_blocks) * kWarps + warp,
+                        (gridDim.x - slice_blocks - longs.row_blocks) * kWarps, alpha, beta, y);
         return;
     }
     const unsigned j = warp % G, first = warp - j;
@@ -311,14 +360,16 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     const spira__sell *S = &d->s;
+    const unsigned row_blocks =
+        d->block_end > d->block_first ? spira__blocks(d->block_end - d->block_first, 1) : 0;
     const long_rows_args<T> longs = {d->nlong_items, S->nrows - S->nlong, S->long_ptr,
                                      d->long_item, d->item_long, S->perm, S->cols,
                                      (const T *)S->vals, (const T *)x, (T *)d->long_partial,
-                                     d->ticket};
+                                     d->ticket, d->block_first, d->block_end, row_blocks};
     const unsigned slice_blocks =
         S->nslices ? spira__blocks((long long)S->nslices * 32 * d->group, kSellBlock) : 0;
     const unsigned long_blocks =
-        d->nlong_items ? spira__blocks((long long)d->nlong_items * 32, kSellBlock) : 0;
+        row_blocks + (d->nlong_items ? spira__blocks((long long)d->nlong_items * 32, kSellBlock) : 0);
     auto kernel = d->group == 8   ? sell_kernel<T, 8>
                   : d->group == 4 ? sell_kernel<T, 4>
                   : d->group == 2 ? sell_kernel<T, 2>
@@ -335,8 +386,8 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
  * slices' warps stay under kTargetWarps and each warp keeps at least 4 steps of a mean
  * slice or 8 of the widest: on a matrix of a few thousand rows the widest slice's walk,
  * up to 64 dependent steps for one warp, set the time: wiki-Vote 21 us back to back, 5.9
- * with the widest's rule, session 21 calls 4-5), then the long rows' chunks onto the
- * device with the rows' tickets at 0. */
+ * with the widest's rule, session 21 calls 4-5), then the long rows a block takes, and the
+ * others' chunks onto the device with the rows' tickets at 0. */
 spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp, sell_dev *d)
 {
     const spira__sell *S = &d->s;
@@ -349,9 +400,28 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
            (mean_steps >= 4.0 * 2 * d->group || max_steps >= 8 * 2 * d->group))
         d->group *= 2;
     const int32_t nlong = S->nlong;
+    d->block_first = d->block_end = 0;
     if (nlong == 0) return SPIRA_OK;
+    /* In a matrix of few slices (the latency-bound one) the long rows of 2 to kWarps chunks
+     * go a block each (long_block_rows); they are a run, the long rows being sorted
+     * longest first */
+    constexpr int kWarps = kSellBlock / 32;
+    const bool few = (int64_t)S->nslices * d->group < kTargetWarps;
+    auto chunks_of = [&](int32_t j) { return (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk; };
+    auto mid = [&](int32_t j) { return few && chunks_of(j) >= 2 && chunks_of(j) <= kWarps; };
+    for (int32_t j = 0; j < nlong; j++)
+        if (mid(j)) {
+            if (d->block_end == 0) d->block_first = j;
+            d->block_end = j + 1;
+        }
+    for (int32_t j = d->block_first; j < d->block_end; j++)
+        if (!mid(j)) { /* not a run: every long row by chunks */
+            d->block_first = d->block_end = 0;
+            break;
+        }
+    auto by_block = [&](int32_t j) { return j >= d->block_first && j < d->block_end; };
     int64_t nitems = 0;
-    for (int32_t j = 0; j < nlong; j++) nitems += (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk;
+    for (int32_t j = 0; j < nlong; j++) nitems += by_block(j) ? 0 : chunks_of(j);
     /* nitems <= entries / kLongChunk + nlong < 2^31 */
     int32_t *h = (int32_t *)spira__malloc(((size_t)nlong + 1 + (size_t)nitems) * sizeof(int32_t));
     if (!h)
@@ -359,7 +429,7 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
     int32_t *li = h, *il = h + nlong + 1, it = 0;
     for (int32_t j = 0; j < nlong; j++) {
         li[j] = it;
-        const int32_t chunks = (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk;
+        const int32_t chunks = by_block(j) ? 0 : chunks_of(j);
         for (int32_t c = 0; c < chunks; c++) il[it++] = j;
     }
     li[nlong] = it;
