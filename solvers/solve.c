@@ -103,7 +103,7 @@ static double expected_multiplies(const spira_solver S)
 static spira_status choose_plan(spira_solver S, spira__spmv_plan **plan)
 {
     spira__solve_env *e = &S->e;
-    const double expect = expected_multiplies(S), per_it = multiplies_per_iteration(S);
+    const double per_it = multiplies_per_iteration(S), expect = expected_iterations(S) * per_it;
     e->stage.at = 0;
     e->stage.ms = 0;
     if (!e->A->autosel.on || e->comm || e->ctx->deterministic || neumann(S) ||

@@ -158,11 +158,7 @@ __global__ void __launch_bounds__(kSellBlock)
     }
 }
 
-/* Long rows' multiply: a warp a chunk of kLongChunk entries of a long row (consecutive
- * addresses, read once: evict first). The chunk's sum, a fixed shuffle tree, goes to
- * partial; the warp that takes the row's last ticket adds the row's chunk sums in chunk
- * order (each lane every 32nd, then a fixed tree), writes y and puts the ticket back to 0
- * for the next multiply. A row of one chunk needs no ticket. */
+/* What the long rows' multiply reads (long_chunks, long_block_rows). */
 template <typename T> struct long_rows_args {
     int nitems, sliced;
     const int *long_ptr, *long_item, *item_long, *perm, *cols;
@@ -173,6 +169,41 @@ template <typename T> struct long_rows_args {
     unsigned row_blocks;        /* the blocks that take them */
 };
 
+/* The warp's fixed xor tree: every lane ends with the 32 lanes' sum, in the same order every
+ * run. */
+template <typename T> __device__ __forceinline__ T warp_tree(T sum)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+    return sum;
+}
+
+/* The sum of the long rows' entries [begin, stop), lane l taking every 32nd from begin + l
+ * (consecutive addresses, read once: evict first), then the warp's tree. */
+template <typename T>
+__device__ __forceinline__ T chunk_sum(const long_rows_args<T> &a, int begin, int stop)
+{
+    T sum = 0;
+#pragma unroll 4
+    for (int at = begin + (int)(threadIdx.x & 31u); at < stop; at += 32)
+        sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
+    return warp_tree(sum);
+}
+
+/* Long row j's sum into y at the row's original index. */
+template <typename T>
+__device__ __forceinline__ void long_row_store(const long_rows_args<T> &a, int j, T sum, T alpha,
+                                               T beta, T *__restrict__ y)
+{
+    const int i = __ldg(&a.perm[a.sliced + j]);
+    y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+}
+
+/* Long rows' multiply: a warp a chunk of kLongChunk entries of a long row (consecutive
+ * addresses, read once: evict first). The chunk's sum, a fixed shuffle tree, goes to
+ * partial; the warp that takes the row's last ticket adds the row's chunk sums in chunk
+ * order (each lane every 32nd, then a fixed tree), writes y and puts the ticket back to 0
+ * for the next multiply. A row of one chunk needs no ticket. */
 template <typename T>
 __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned nwarps, T alpha,
                             T beta, T *__restrict__ y)
@@ -182,13 +213,7 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
         const int j = __ldg(&a.item_long[it]), first = __ldg(&a.long_item[j]);
         const int chunks = __ldg(&a.long_item[j + 1]) - first;
         const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * kLongChunk;
-        const int stop = min(begin + kLongChunk, __ldg(&a.long_ptr[j + 1]));
-        T sum = 0;
-#pragma unroll 4
-        for (int at = begin + (int)lane; at < stop; at += 32)
-            sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+        T sum = chunk_sum(a, begin, min(begin + kLongChunk, __ldg(&a.long_ptr[j + 1])));
         bool last = chunks == 1;
         if (!last) {
             if (lane == 0) {
@@ -201,54 +226,38 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
                 __threadfence();
                 sum = 0;
                 for (int k = (int)lane; k < chunks; k += 32) sum += __ldcg(&a.partial[first + k]);
-#pragma unroll
-                for (int off = 16; off > 0; off >>= 1)
-                    sum += __shfl_xor_sync(0xffffffffu, sum, off);
+                sum = warp_tree(sum);
                 if (lane == 0) a.ticket[j] = 0;
             }
         }
-        if (last && lane == 0) {
-            const int i = __ldg(&a.perm[a.sliced + j]);
-            y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
-        }
+        if (last && lane == 0) long_row_store(a, j, sum, alpha, beta, y);
     }
 }
 
 /* Long rows of 2 to kWarps chunks in a matrix of few slices: a block a row, warp w its
- * chunk w (the same loop and shuffle tree as long_chunks), the chunk sums added by the
- * first warp in chunk order, lane k taking chunk k, with the same tree as long_chunks' last
- * warp: the same bits as the ticket path, without its global handshake (a fence, an
- * atomic, the partials read back through L2), which is most of a small matrix's long-row
- * time. */
+ * chunk w (chunk_sum, as long_chunks), the chunk sums added by the first warp in chunk
+ * order, lane k taking chunk k, with the same tree as long_chunks' last warp: the same bits
+ * as the ticket path, without its global handshake (a fence, an atomic, the partials read
+ * back through L2), which is most of a small matrix's long-row time. */
 template <typename T>
 __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha, T beta,
                                 T *__restrict__ y)
 {
     constexpr int kWarps = kSellBlock / 32;
-    __shared__ T chunk_sum[kWarps];
+    __shared__ T chunk_sums[kWarps];
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
     for (int j = a.block_first + (int)b; j < a.block_end; j += (int)a.row_blocks) {
         const int begin = __ldg(&a.long_ptr[j]), end = __ldg(&a.long_ptr[j + 1]);
         const int chunks = (end - begin + kLongChunk - 1) / kLongChunk; /* 2..kWarps */
-        const int cb = begin + (int)warp * kLongChunk, ce = min(cb + kLongChunk, end);
-        T sum = 0;
-#pragma unroll 4
-        for (int at = cb + (int)lane; at < ce; at += 32)
-            sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
-        if (lane == 0) chunk_sum[warp] = sum;
+        const int cb = begin + (int)warp * kLongChunk;
+        const T sum = chunk_sum(a, cb, min(cb + kLongChunk, end));
+        if (lane == 0) chunk_sums[warp] = sum;
         __syncthreads();
         if (warp == 0) {
-            sum = (int)lane < chunks ? chunk_sum[lane] : T(0);
-#pragma unroll
-            for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
-            if (lane == 0) {
-                const int i = __ldg(&a.perm[a.sliced + j]);
-                y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
-            }
+            const T total = warp_tree((int)lane < chunks ? chunk_sums[lane] : T(0));
+            if (lane == 0) long_row_store(a, j, total, alpha, beta, y);
         }
-        __syncthreads(); /* chunk_sum is rewritten for the next row */
+        __syncthreads(); /* chunk_sums is rewritten for the next row */
     }
 }
 
