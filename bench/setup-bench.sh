@@ -20,7 +20,8 @@
 # format: cold and warm setup in multiples of the format's SpMV against the target).
 # Environment: GEN_DIR (default /tmp/spira-irregular) keeps the generated matrices between
 # runs; FORMATS (default every registered format but pkt); REPS (timed multiplies, default 30); LAPLACIANS (default
-# "2:2000 3:100 3:150"); GENERATED=0 leaves out the generated matrices (needs no numpy).
+# "2:2000 3:100 3:150"); GENERATED=0 leaves out the generated matrices (needs no numpy);
+# EAGER=0 leaves out the eager runs.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: setup-bench.sh OUT_DIR [SCALE]}
@@ -76,14 +77,16 @@ done
 for m in "${mats[@]}"; do
     run "$out/setup.csv" "$m" --formats "$formats" --convert-reps "$creps" "$m"
 done
-export CUDA_MODULE_LOADING=EAGER
-for l in $laps; do
-    run "$out/setup-eager.csv" "laplacian $l (eager)" --formats "$gpu_built" --laplacian "$l"
-done
-for m in "${mats[@]}"; do
-    run "$out/setup-eager.csv" "$m (eager)" --formats "$gpu_built" "$m"
-done
-unset CUDA_MODULE_LOADING
+if [ "${EAGER:-1}" != 0 ]; then
+    export CUDA_MODULE_LOADING=EAGER
+    for l in $laps; do
+        run "$out/setup-eager.csv" "laplacian $l (eager)" --formats "$gpu_built" --laplacian "$l"
+    done
+    for m in "${mats[@]}"; do
+        run "$out/setup-eager.csv" "$m (eager)" --formats "$gpu_built" "$m"
+    done
+    unset CUDA_MODULE_LOADING
+fi
 if [ "${PKT:-1}" != 0 ]; then
     for l in $laps; do
         run "$out/setup.csv" "laplacian $l (pkt)" --formats pkt --reps 5 --laplacian "$l"

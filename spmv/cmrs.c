@@ -1,10 +1,8 @@
 /*
- * cmrs.c - host side of CMRS (see cmrs.h): strips, the packed column words, the column
- * order within a strip, and the CPU reference multiply over that layout.
+ * cmrs.c - host side of CMRS (see cmrs.h): strips, the packed column words, and the CPU
+ * reference multiply over that layout.
  */
 #include "cmrs.h"
-
-#include <string.h>
 
 static void cmrs_destroy(void *layout)
 {
@@ -12,36 +10,15 @@ static void cmrs_destroy(void *layout)
     if (!C) return;
     spira__free(C->strip_ptr);
     spira__free(C->packed);
-    spira__free(C->val);
     spira__free(C);
 }
 
-/* Each strip's entries in column order (then row within the strip): a merge of its rows,
- * which A keeps sorted by column, picking the least of the height row heads per entry.
- * Timed on a large power-law matrix against a qsort of each strip, the merge was faster at
- * heights 2 to 8 (the defaults, 4 in double and 8 in float) and slower only at 16. */
+/* Each entry's column word: its column and its row's place in the strip. */
 static void fill(const spira__csr *A, spira__cmrs *C)
 {
-    const size_t es = spira_dtype_size(A->dtype);
-    int32_t head[16], end[16];
-    for (int32_t s = 0; s < C->nstrips; s++) {
-        const int64_t first = (int64_t)s * C->height;
-        const int32_t rows = (int32_t)(first + C->height < A->nrows ? C->height : A->nrows - first);
-        for (int32_t r = 0; r < rows; r++) {
-            head[r] = A->row_ptr[first + r];
-            end[r] = A->row_ptr[first + r + 1];
-        }
-        for (int32_t t = C->strip_ptr[s]; t < C->strip_ptr[s + 1]; t++) {
-            int32_t pick = -1;
-            for (int32_t r = 0; r < rows; r++) /* strict <: the lower row wins a tie */
-                if (head[r] < end[r] &&
-                    (pick < 0 || A->col_idx[head[r]] < A->col_idx[head[pick]]))
-                    pick = r;
-            const int32_t k = head[pick]++;
-            C->packed[t] = (uint32_t)A->col_idx[k] << SPIRA__CMRS_BITS | (uint32_t)pick;
-            memcpy((char *)C->val + (size_t)t * es, (const char *)A->val + (size_t)k * es, es);
-        }
-    }
+    for (int32_t i = 0; i < A->nrows; i++)
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+            C->packed[k] = (uint32_t)A->col_idx[k] << SPIRA__CMRS_BITS | (uint32_t)(i % C->height);
 }
 
 spira_status spira__cmrs_height(spira_context ctx, const spira__csr *A, const char *opts,
@@ -81,13 +58,13 @@ static spira_status cmrs_convert(spira_context ctx, const spira__csr *A, const c
     C->height = height;
     C->nstrips = (int32_t)(((int64_t)A->nrows + height - 1) / height);
     C->dtype = A->dtype;
+    C->csr = A;
+    C->val = A->val;
     spira_status s = spira__alloc(ctx, (void **)&C->strip_ptr, (size_t)C->nstrips + 1,
                                   sizeof(int32_t), "CMRS strip pointers");
     if (s == SPIRA_OK)
         s = spira__alloc(ctx, (void **)&C->packed, (size_t)A->nnz, sizeof(uint32_t),
                          "CMRS column words");
-    if (s == SPIRA_OK)
-        s = spira__alloc(ctx, &C->val, (size_t)A->nnz, spira_dtype_size(A->dtype), "CMRS values");
     if (s != SPIRA_OK) {
         cmrs_destroy(C);
         return s;

@@ -4,9 +4,13 @@
  * of per row, so that short rows share a warp's loads. strip_ptr[s] is where strip s's
  * entries begin (row_ptr[s * height]); each entry's row within its strip (0..height-1)
  * rides in the low 4 bits of its column word, as in the paper (so columns < 2^28 and
- * height <= 16). Within a strip the entries are in column order (the paper allows any
- * order): then the warp's reads of x for neighbouring rows of a banded matrix fall
- * together.
+ * height <= 16). Within a strip the entries are in the matrix's own order, row by row
+ * (the paper allows any order), so the values are the matrix's, borrowed (the host CSR's,
+ * or on the GPU the matrix's device CSR's, as csr-vector does): a conversion writes the
+ * strip pointers and one column word an entry, not a copy of the values. Until session 23
+ * the entries of a strip were merged into column order (so that a warp's reads of x for
+ * neighbouring rows of a banded matrix fall together), which took a copy of the values and
+ * a search per entry in each other row of its strip.
  *
  * Spira takes height from 1, 2, 4, 8, 16 (option height=; default 4 for double, 8 for
  * float, near the paper's Kepler tuning of 4 and 6): a power of two divides the warp, which
@@ -29,9 +33,11 @@ extern "C" {
 typedef struct {
     int32_t nrows, ncols, nnz, height, nstrips;
     spira_dtype dtype;
-    int32_t *strip_ptr; /* nstrips + 1 */
-    uint32_t *packed;   /* nnz: column << 4 | row within the strip */
-    void *val;          /* nnz values of dtype, in the order of packed */
+    const spira__csr *csr; /* the host layout's matrix (its upload borrows the device copy
+                            * of it); NULL in a handle built on the GPU */
+    int32_t *strip_ptr;    /* nstrips + 1 */
+    uint32_t *packed;      /* nnz: column << 4 | row within the strip, in the CSR's order */
+    const void *val;       /* the matrix's own nnz values, borrowed */
 } spira__cmrs;
 
 /* The option height (default 4 in double, 8 in float) and the column refusal, shared by

@@ -12,14 +12,11 @@
  * divides 32), and the 32/H lanes of a row finish with shuffles; the row's sum ends in its
  * first lane. Each row's additions happen in a fixed order: the format is deterministic.
  *
- * The conversion on the GPU (cmrs_dev_build) makes the host's layout array for array
- * without sorting: within a strip the host merges its rows by column, the lower row first
- * on a tie, so an entry's place in the strip is known from counts alone: its index in its
- * own row, plus the entries of each lower row of the strip with a column <= its own, plus
- * those of each higher row with a column < its own (binary searches: rows are sorted by
- * column). Each thread takes a run of kItems entries, whatever rows they fall in
- * (spira__row_of), so a dense row costs what as many entries in short rows cost; the
- * strip's few rows are read through L1. One kernel, no scratch, no wait.
+ * The conversion on the GPU (cmrs_dev_build) makes the host's layout array for array: the
+ * strip pointers and each entry's column word in place (the entries keep the CSR's order,
+ * the values are the device CSR's). Each thread takes a run of kItems entries, whatever
+ * rows they fall in (spira__row_of), so a dense row costs what as many entries in short
+ * rows cost. One kernel, no scratch, no wait.
  */
 #include "cmrs.h"
 #include "device.h"
@@ -35,57 +32,41 @@ constexpr int kWarps = kBlock / 32;
 constexpr int kFillBlock = 256;
 constexpr int kItems = 4; /* entries a thread in the conversion: one row search for 4 */
 
-/* The handle: the host layout's struct, its arrays on the device. */
-typedef spira__cmrs cmrs_dev;
+/* The handle: the host layout's struct (its arrays on the device, val the device CSR's),
+ * then the device CSR an upload borrows from the matrix (or clones where none was given). */
+struct cmrs_dev {
+    spira__cmrs h;
+    spira__csr_dev csr;
+};
 
 /* strip_ptr[s] = rp[s * H] (s < nstrips), strip_ptr[nstrips] = nnz; and every entry k of
- * row i (strip of first row f = i - i % H) to its place in the strip's column order:
- * rp[f] + its index in row i + the entries of rows f.. of the strip before i with a column
- * <= c, + those after i with a column < c. */
-template <typename T>
+ * row i its column word. */
 __global__ void __launch_bounds__(kFillBlock)
     cmrs_fill_kernel(int nrows, int nnz, int H, int nstrips, const int *__restrict__ rp,
-                     const int *__restrict__ ci, const T *__restrict__ v,
-                     int *__restrict__ strip_ptr, unsigned *__restrict__ packed,
-                     T *__restrict__ out)
+                     const int *__restrict__ ci, int *__restrict__ strip_ptr,
+                     unsigned *__restrict__ packed)
 {
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     for (unsigned s = t; s <= (unsigned)nstrips; s += stride)
         strip_ptr[s] = s < (unsigned)nstrips ? rp[(long long)s * H] : nnz;
     for (long long k0 = (long long)t * kItems; k0 < nnz; k0 += (long long)stride * kItems) {
-        int i = spira__row_of(rp, nrows, k0), b = rp[i], next = rp[i + 1];
+        int i = spira__row_of(rp, nrows, k0), next = rp[i + 1];
         const int end = k0 + kItems < nnz ? (int)k0 + kItems : nnz;
         for (int k = (int)k0; k < end; k++) {
-            while (k >= next) b = next, next = rp[++i + 1]; /* i stays < nrows */
-            const int c = ci[k], f = i - i % H, last = min(f + H, nrows);
-            int at = rp[f] + (k - b);
-            for (int j = f; j < last; j++) {
-                if (j == i) continue;
-                const int jb = rp[j];
-                int lo = jb, hi = rp[j + 1]; /* the first entry of row j past c's place */
-                while (lo < hi) {
-                    const int mid = lo + (hi - lo) / 2;
-                    const int cm = ci[mid];
-                    if (cm < c || (j < i && cm == c)) lo = mid + 1;
-                    else hi = mid;
-                }
-                at += lo - jb;
-            }
-            packed[at] = (unsigned)c << SPIRA__CMRS_BITS | (unsigned)(i - f);
-            out[at] = v[k];
+            while (k >= next) next = rp[++i + 1]; /* i stays < nrows */
+            packed[k] = (unsigned)ci[k] << SPIRA__CMRS_BITS | (unsigned)(i % H);
         }
     }
 }
 
-template <typename T>
-spira_status cmrs_fill(spira_context ctx, const spira__csr_dev *dA, cmrs_dev *d)
+spira_status cmrs_fill(spira_context ctx, const spira__csr_dev *dA, spira__cmrs *d)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     const long long runs = ((long long)d->nnz + kItems - 1) / kItems;
     const long long threads = runs > (long long)d->nstrips + 1 ? runs : (long long)d->nstrips + 1;
-    cmrs_fill_kernel<T><<<spira__blocks(threads, kFillBlock), kFillBlock, 0, st>>>(
-        d->nrows, d->nnz, d->height, d->nstrips, dA->row_ptr, dA->col_idx, (const T *)dA->val,
-        d->strip_ptr, d->packed, (T *)d->val);
+    cmrs_fill_kernel<<<spira__blocks(threads, kFillBlock), kFillBlock, 0, st>>>(
+        d->nrows, d->nnz, d->height, d->nstrips, dA->row_ptr, dA->col_idx, d->strip_ptr,
+        d->packed);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
@@ -129,7 +110,7 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 template <typename T, int H>
-void launch(const cmrs_dev *d, cudaStream_t st, double alpha, const void *x, double beta,
+void launch(const spira__cmrs *d, cudaStream_t st, double alpha, const void *x, double beta,
             void *y)
 {
     cmrs_kernel<T, H><<<spira__blocks((long long)d->nstrips * 32, kBlock), kBlock, 0, st>>>(
@@ -138,7 +119,7 @@ void launch(const cmrs_dev *d, cudaStream_t st, double alpha, const void *x, dou
 }
 
 template <typename T>
-void dispatch(const cmrs_dev *d, cudaStream_t st, double alpha, const void *x, double beta,
+void dispatch(const spira__cmrs *d, cudaStream_t st, double alpha, const void *x, double beta,
               void *y)
 {
     switch (d->height) {
@@ -156,18 +137,17 @@ static spira_status cmrs_dev_build(spira_context ctx, const spira__csr *A,
                                    const spira__csr_dev *dA, const char *opts, void *dev,
                                    size_t *bytes)
 {
-    cmrs_dev *d = (cmrs_dev *)dev;
+    spira__cmrs *d = &((cmrs_dev *)dev)->h;
     SPIRA__TRY(spira__cmrs_height(ctx, A, opts, &d->height));
     d->nrows = A->nrows, d->ncols = A->ncols, d->nnz = A->nnz, d->dtype = A->dtype;
     d->nstrips = (int32_t)(((int64_t)A->nrows + d->height - 1) / d->height);
+    d->val = dA->val;
     const spira__dev_array arrays[] = {
         {&d->strip_ptr, NULL, ((size_t)d->nstrips + 1) * sizeof(int32_t), "CMRS strip pointers"},
         {&d->packed, NULL, (size_t)d->nnz * sizeof(uint32_t), "CMRS column words"},
-        {&d->val, NULL, (size_t)d->nnz * spira_dtype_size(d->dtype), "CMRS values"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
-    SPIRA__TRY(d->dtype == SPIRA_R64 ? cmrs_fill<double>(ctx, dA, d)
-                                     : cmrs_fill<float>(ctx, dA, d));
+    SPIRA__TRY(cmrs_fill(ctx, dA, d));
     *bytes = spira__cmrs_bytes_of(d->nstrips, d->nnz, d->dtype);
     return SPIRA_OK;
 }
@@ -176,15 +156,16 @@ static spira_status cmrs_dev_upload(spira_context ctx, const void *layout, void 
 {
     const spira__cmrs *C = (const spira__cmrs *)layout;
     cmrs_dev *d = (cmrs_dev *)dev;
-    *d = *C; /* sizes; the arrays are cloned below */
-    d->strip_ptr = NULL;
-    d->packed = NULL;
-    d->val = NULL;
+    d->h = *C; /* sizes; the arrays are cloned or borrowed below */
+    d->h.csr = NULL;
+    d->h.strip_ptr = NULL;
+    d->h.packed = NULL;
+    SPIRA__TRY(spira__csr_dev_fill(ctx, dev, C->csr, &d->csr));
+    d->h.val = d->csr.val;
     const spira__dev_array arrays[] = {
-        {&d->strip_ptr, C->strip_ptr, ((size_t)C->nstrips + 1) * sizeof(int32_t),
+        {&d->h.strip_ptr, C->strip_ptr, ((size_t)C->nstrips + 1) * sizeof(int32_t),
          "CMRS strip pointers"},
-        {&d->packed, C->packed, (size_t)C->nnz * sizeof(uint32_t), "CMRS column words"},
-        {&d->val, C->val, (size_t)C->nnz * spira_dtype_size(C->dtype), "CMRS values"},
+        {&d->h.packed, C->packed, (size_t)C->nnz * sizeof(uint32_t), "CMRS column words"},
     };
     return SPIRA__DEV_CLONE(ctx, dev, arrays);
 }
@@ -192,7 +173,7 @@ static spira_status cmrs_dev_upload(spira_context ctx, const void *layout, void 
 static spira_status cmrs_dev_apply(spira_context ctx, void *dev, double alpha, const void *x,
                                    double beta, void *y)
 {
-    const cmrs_dev *d = (const cmrs_dev *)dev;
+    const spira__cmrs *d = &((const cmrs_dev *)dev)->h;
     if (d->nrows == 0) return SPIRA_OK;
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     if (d->dtype == SPIRA_R64) dispatch<double>(d, st, alpha, x, beta, y);
@@ -201,11 +182,12 @@ static spira_status cmrs_dev_apply(spira_context ctx, void *dev, double alpha, c
     return SPIRA_OK;
 }
 
-SPIRA__MODULE_ANCHOR(cmrs, cmrs_fill_kernel<double>)
+SPIRA__MODULE_ANCHOR(cmrs, cmrs_fill_kernel)
 
 extern "C" const spira__format_gpu spira__cmrs_gpu = {
     .handle = sizeof(cmrs_dev),
     .upload = cmrs_dev_upload,
     .build = cmrs_dev_build,
+    .shares_csr = 1,
     .apply = cmrs_dev_apply,
 };
