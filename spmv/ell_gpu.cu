@@ -156,7 +156,7 @@ static spira_status ell_dev_build(spira_context ctx, const spira__csr *A,
     long max_fill;
     SPIRA__TRY(spira__opt_max_fill(ctx, opts, "ell", &max_fill));
     int32_t K;
-    SPIRA__TRY(spira__rows_dev_max(ctx, dA, &K, NULL));
+    SPIRA__TRY(spira__rows_dev_max(ctx, dA, &K));
     SPIRA__TRY(spira__ell_check_fill(ctx, A, K, max_fill));
     spira__ell_dev *d = (spira__ell_dev *)dev;
     SPIRA__TRY(spira__ell_dev_build(ctx, dev, dA, K, "ell", d));

@@ -30,7 +30,7 @@ static spira_status hyb_dev_width(spira_context ctx, const spira__csr *A,
     *K = 0;
     if (width != LONG_MIN) {
         int32_t maxlen;
-        SPIRA__TRY(spira__rows_dev_max(ctx, dA, &maxlen, NULL));
+        SPIRA__TRY(spira__rows_dev_max(ctx, dA, &maxlen));
         *K = width > maxlen ? maxlen : (int32_t)width;
         return SPIRA_OK;
     }

@@ -81,49 +81,22 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
-/* (len(i), 1 where row i's first column is below row i - 1's), the first column of an
- * empty row taken as ncols; the second 0 throughout unless `firsts` */
-struct len_fall {
-    const int *rp, *ci;
-    int ncols, firsts;
-    __host__ __device__ int first(int i) const { return rp[i + 1] > rp[i] ? ci[rp[i]] : ncols; }
-    __host__ __device__ int2 operator()(int i) const
-    {
-        return make_int2(rp[i + 1] - rp[i], firsts && i > 0 && first(i) < first(i - 1));
-    }
-};
-
-struct max2 {
-    __host__ __device__ int2 operator()(int2 a, int2 b) const
-    {
-        return make_int2(a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y);
-    }
-};
-
 } // namespace
 
-spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, int32_t *K,
-                                 int *rising)
+spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, int32_t *K)
 {
     *K = 0;
-    if (rising) *rising = 1;
     if (dA->nrows == 0) return SPIRA_OK;
     cudaStream_t st = stream_of(ctx);
-    auto in = thrust::make_transform_iterator(
-        thrust::make_counting_iterator(0),
-        len_fall{dA->row_ptr, dA->col_idx, dA->ncols, rising != NULL});
     size_t tb = 0;
-    SPIRA__CUDA(ctx, cub::DeviceReduce::Reduce(nullptr, tb, in, (int2 *)nullptr, dA->nrows,
-                                               max2(), make_int2(0, 0), st));
+    SPIRA__CUDA(ctx, cub::DeviceReduce::Max(nullptr, tb, lengths(dA, 0), (int *)nullptr,
+                                            dA->nrows, st));
     scratch s(ctx);
     SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s.p, kAlign + tb, "longest row (CUB scratch)"));
-    int2 *out = (int2 *)s.p, h;
-    SPIRA__CUDA(ctx, cub::DeviceReduce::Reduce((char *)s.p + kAlign, tb, in, out, dA->nrows,
-                                               max2(), make_int2(0, 0), st));
-    SPIRA__TRY(spira__cuda_download(ctx, &h, out, sizeof h));
-    *K = h.x;
-    if (rising) *rising = !h.y;
-    return SPIRA_OK;
+    int *out = (int *)s.p;
+    SPIRA__CUDA(ctx, cub::DeviceReduce::Max((char *)s.p + kAlign, tb, lengths(dA, 0), out,
+                                            dA->nrows, st));
+    return spira__cuda_download(ctx, K, out, sizeof *K);
 }
 
 spira_status spira__rows_dev_hist(spira_context ctx, const spira__csr_dev *dA, int32_t cap,

@@ -10,11 +10,8 @@
 
 #include "csr_gpu.cuh"
 
-/* *K = the longest row of dA (0 without rows), and (rising not NULL) *rising = 1 when each
- * row's first column (ncols for an empty row) is at least the row before's, else 0: one
- * cub::DeviceReduce::Reduce, one wait. */
-spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, int32_t *K,
-                                 int *rising);
+/* *K = the longest row of dA (0 without rows): one cub::DeviceReduce::Max, one wait. */
+spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, int32_t *K);
 
 /* hist[k] = the rows of dA holding exactly k entries, for k < cap (longer rows are not
  * counted); hist is host memory of cap values. One cub::DeviceHistogram::HistogramEven,

@@ -630,7 +630,7 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
         return SPIRA_OK;
     }
     int32_t K;
-    SPIRA__TRY(spira__rows_dev_max(ctx, dA, &K, NULL));
+    SPIRA__TRY(spira__rows_dev_max(ctx, dA, &K));
     /* long rows (sigma > 1): a window of their own after the nwin others */
     const int32_t long_min = SPIRA__SELL_LONG;
     int64_t long_entries = 0;

@@ -28,12 +28,14 @@ static void suraa_destroy(void *layout)
 {
     spira__suraa *S = (spira__suraa *)layout;
     if (!S) return;
-    spira__free(S->span);
+    spira__free(S->row_ptr);
+    spira__free(S->col_idx);
+    spira__free(S->val);
     spira__free(S->perm);
     spira__free(S);
 }
 
-/* Sort the rows: perm, and each sorted row's span of A's entries. */
+/* Sort the rows (perm) and copy them into S in that order. */
 static spira_status sort_rows(spira_context ctx, const spira__csr *A, spira__suraa *S)
 {
     const int32_t m = A->nrows;
@@ -44,11 +46,16 @@ static spira_status sort_rows(spira_context ctx, const spira__csr *A, spira__sur
         key[i] = (row_key){e - b, e > b ? A->col_idx[b] : INT32_MAX, i};
     }
     if (m > 1) qsort(key, (size_t)m, sizeof *key, by_length);
+    const size_t es = spira_dtype_size(A->dtype);
+    S->row_ptr[0] = 0;
     for (int32_t i = 0; i < m; i++) {
-        const int32_t r = key[i].row;
+        const int32_t r = key[i].row, b = A->row_ptr[r], n = key[i].npr, at = S->row_ptr[i];
         S->perm[i] = r;
-        S->span[2 * i] = A->row_ptr[r];
-        S->span[2 * i + 1] = A->row_ptr[r + 1];
+        S->row_ptr[i + 1] = at + n;
+        if (n == 0) continue; /* an empty matrix has no arrays to copy from */
+        memcpy(S->col_idx + at, A->col_idx + b, (size_t)n * sizeof(int32_t));
+        memcpy((char *)S->val + (size_t)at * es, (const char *)A->val + (size_t)b * es,
+               (size_t)n * es);
     }
     spira__free(key);
     return SPIRA_OK;
@@ -56,7 +63,7 @@ static spira_status sort_rows(spira_context ctx, const spira__csr *A, spira__sur
 
 static int32_t npr_at(const spira__suraa *S, int32_t i)
 {
-    return S->span[2 * i + 1] - S->span[2 * i];
+    return S->row_ptr[i + 1] - S->row_ptr[i];
 }
 
 /* Append a launch, or widen the last one when it is the same kernel with the same Y. */
@@ -77,8 +84,7 @@ static void group_segments(spira__suraa *S)
     int g1_open = 1;
     for (int32_t first = 0; first < m; first += S->segment) {
         const int32_t end = first + S->segment < m ? first + S->segment : m;
-        int64_t nnz = 0;
-        for (int32_t i = first; i < end; i++) nnz += npr_at(S, i);
+        const int64_t nnz = (int64_t)S->row_ptr[end] - S->row_ptr[first];
         int32_t kind, y;
         const int g = spira__suraa_segment(
             g1_open && S->group_rows[0] + (end - first) <= S->children, S->dynamic,
@@ -113,7 +119,7 @@ void spira__suraa_describe(spira__suraa *S)
 
 size_t spira__suraa_bytes_of(int32_t nrows, int32_t nnz, spira_dtype t)
 {
-    return (size_t)3 * nrows * sizeof(int32_t) + /* spans and perm */
+    return ((size_t)nrows + 1 + nrows) * sizeof(int32_t) +
            (size_t)nnz * (sizeof(int32_t) + spira_dtype_size(t));
 }
 
@@ -158,14 +164,16 @@ static spira_status suraa_convert(spira_context ctx, const spira__csr *A, const 
     S->ncols = A->ncols;
     S->nnz = A->nnz;
     S->dtype = A->dtype;
-    S->csr = A;
-    S->col_idx = A->col_idx;
-    S->val = A->val;
     S->children = o.children;
     S->dynamic = o.dynamic;
     S->g3_scalar = o.g3_scalar;
-    spira_status s = spira__alloc(ctx, (void **)&S->span, (size_t)A->nrows, 2 * sizeof(int32_t),
-                                  "SURAA row spans");
+    spira_status s = spira__alloc(ctx, (void **)&S->row_ptr, (size_t)A->nrows + 1,
+                                  sizeof(int32_t), "SURAA row pointers");
+    if (s == SPIRA_OK)
+        s = spira__alloc(ctx, (void **)&S->col_idx, (size_t)A->nnz, sizeof(int32_t),
+                         "SURAA column indices");
+    if (s == SPIRA_OK)
+        s = spira__alloc(ctx, &S->val, (size_t)A->nnz, spira_dtype_size(A->dtype), "SURAA values");
     if (s == SPIRA_OK)
         s = spira__alloc(ctx, (void **)&S->perm, (size_t)A->nrows, sizeof(int32_t),
                          "SURAA row permutation");
@@ -191,7 +199,7 @@ static spira_status suraa_convert(spira_context ctx, const spira__csr *A, const 
         for (int32_t l = 0; l < S->nlaunch; l++)                                         \
             for (int32_t i = S->launch[l].first; i < S->launch[l].end; i++) {            \
                 T sum = 0;                                                               \
-                for (int32_t k = S->span[2 * i]; k < S->span[2 * i + 1]; k++)           \
+                for (int32_t k = S->row_ptr[i]; k < S->row_ptr[i + 1]; k++)              \
                     sum += v[k] * xx[S->col_idx[k]];                                     \
                 const int32_t r = S->perm[i];                                            \
                 yy[r] = beta == 0 ? (T)(alpha * sum) : (T)(alpha * sum + beta * yy[r]);  \

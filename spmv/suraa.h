@@ -13,17 +13,6 @@
  * Each launch runs on its own stream (joined back to the context's stream before apply
  * returns); row sums go to y[perm[i]].
  *
- * The rows are not copied: sorted row i is its span [span[2i], span[2i + 1]) of the
- * matrix's own CSR entries, which the layout borrows (the host CSR, or on the GPU the
- * matrix's device CSR, as csr-vector does). The paper rearranges the matrix by perm
- * (its Algorithm 2, line 5); the kernels need each row's entries contiguous, not the rows
- * end to end, and the copy was most of the conversion: on a 10^6-row circuit matrix a
- * second allocation of the matrix and its permuted copy, 0.74 of the 1.0 ms of a
- * conversion against a multiply of 0.14 (bench/results/2026-11-27-session22). What the
- * copy gave, a warp of the scalar kernel (a thread a row) reading one stretch, holds where
- * the sorted order keeps the rows' order (ties are by first column, so a stencil's rows of
- * one length stay in order) and is lost on graphs whose short rows are scattered.
- *
  * Two departures from the paper, both measured (bench/results/2026-11-23-h100-session4):
  *   - G1 runs as G2 does unless dynamic=1. Dynamic parallelism (built only with configure
  *     --enable-dynamic-parallelism) made the multiply slower on every matrix measured, a
@@ -47,10 +36,8 @@
  *     distinct Y (at most 32).
  *   - Ties in length are ordered by first column, then by row (the paper: by first column).
  *   - The sort runs on the GPU as in the paper, with the rest of the conversion
- *     (suraa_convert_gpu.cu): CUB's radix sort over the key's bits (sort_gpu.cuh), the
- *     length's bits alone where the first columns already rise with the rows (then the
- *     stable sort by length is the order by length and first column); the host
- *     conversion (suraa.c) sorts with qsort.
+ *     (suraa_convert_gpu.cu): CUB's radix sort over the key's bits (sort_gpu.cuh); the
+ *     host conversion (suraa.c) sorts with qsort.
  *   - A child launch that the device refuses (its pending-launch buffer full) is not lost:
  *     the parent thread sums that row itself. `children` above the device's pending-launch
  *     limit (2048 by default) raises the limit at upload.
@@ -87,11 +74,8 @@ typedef struct {
 typedef struct {
     int32_t nrows, ncols, nnz;
     spira_dtype dtype;
-    const spira__csr *csr;      /* the host layout's matrix (its upload borrows the device
-                                 * copy of it); NULL in a handle built on the GPU */
-    const int32_t *col_idx;     /* the matrix's own entries, borrowed: the host CSR's in the */
-    const void *val;            /* host layout, the device CSR's in a device handle */
-    int32_t *span;              /* 2 nrows: sorted row i is entries [span[2i], span[2i + 1]) */
+    int32_t *row_ptr, *col_idx; /* the rows in sorted order */
+    void *val;
     int32_t *perm;              /* sorted position -> row of A */
     double fd_rows;             /* the Freedman-Diaconis rule's segment size, unfloored */
     int32_t segment;            /* rows per segment used */
@@ -111,8 +95,8 @@ static inline SPIRA__HOST_DEVICE int32_t spira__suraa_threads(int64_t npr)
 }
 
 /* G3's lanes a row. Below SPIRA__SURAA_SCALAR_BELOW entries a thread a row, as the paper:
- * a warp's threads read neighbouring rows (on a 2-D Laplacian, mean 5, that took half the
- * time of 8 lanes a row, measured when the sorted rows were copied end to end). From there V lanes by
+ * the sorted rows' entries lie end to end, so a warp's threads read one stretch (on a 2-D
+ * Laplacian, mean 5, that took half the time of 8 lanes a row). From there V lanes by
  * csr-vector's rule (on uniform random rows of 16, a quarter of the time of one lane). The
  * threshold between 5 and 16 is not measured. */
 static inline SPIRA__HOST_DEVICE int32_t spira__suraa_g3_lanes(int g3_scalar, double mean)

@@ -1,21 +1,18 @@
 /*
  * suraa_convert_gpu.cu - SURAA's conversion on the GPU from the device CSR (see suraa.h):
  * the host conversion's layout (suraa.c) array for array, and its segments and launches.
- * The layout borrows the device CSR's entries; what is made is the row order and spans.
  *
- *   - The longest row K and whether the first columns rise with the rows: one reduce, one
- *     wait (K sizes the sort key; rising first columns drop them from it).
+ *   - The longest row K: one reduce, one wait (it sizes the sort key).
  *   - The row order: a stable sort of (K - length, first column) with the rows in
  *     order as values (sort_gpu.cuh), which is suraa.c's order, ties by row included: an
  *     empty row's first column is ncols here and INT32_MAX there, in both cases past every
- *     real column, and empty rows tie only with each other. Where every row's first column
- *     (ncols for an empty row) is at least the row before's, the rows of one length are
- *     already in the order of their first columns, and K - length alone is the key.
- *   - The spans: each sorted row's [start, end) of the CSR's entries; the threads of the
- *     rows at m/4 and 3m/4 write their lengths for the Freedman-Diaconis rule, read back
- *     (the second wait) and applied on the host with suraa.c's own code.
- *   - The launches: a scan of the lengths in sorted order (scratch) gives each segment's
- *     entries; a thread a segment classifies it with suraa.h's spira__suraa_segment,
+ *     real column, and empty rows tie only with each other.
+ *   - The sorted row pointers: a scan of the lengths in sorted order; then each thread
+ *     copies a run of kItems entries (column and value) from the row they fall in
+ *     (spira__row_of over the sorted pointers), so a dense row costs what its entries cost.
+ *   - The Freedman-Diaconis segment: the two quartile lengths read back (the second wait),
+ *     the rule on the host with suraa.c's own code.
+ *   - The launches: a thread a segment classifies it with suraa.h's spira__suraa_segment,
  *     the host's rule. The sorted lengths do not grow along the segments, so neither do
  *     their means, and the rule's kind and threads change monotonically: each (kind,
  *     threads) holds one contiguous run of segments, and G1 (a mean > 32 and its rows within
@@ -39,6 +36,7 @@
 namespace {
 
 constexpr int kBlock = 256;
+constexpr int kItems = 4; /* entries a thread copies: one row search for 4 */
 /* run codes: DYNAMIC; VECTOR with Y = 32..1024 (Y / 32); SUBWARP with 1..32 lanes (log2) */
 constexpr int kCodeVector = 1, kCodeSubwarp = 33, kCodes = 39;
 
@@ -49,14 +47,14 @@ struct summary {
     int g1_end, g12_end;
 };
 
-/* The sort key of row i: longer rows first, then (cbits > 0) the first column. */
+/* The sort key of row i: longer rows first, then the first column. */
 struct length_key {
     const int *rp, *ci;
     int K, ncols, cbits;
     __device__ unsigned long long operator()(int i) const
     {
         const int b = rp[i], n = rp[i + 1] - b;
-        const unsigned first = cbits == 0 ? 0u : n ? (unsigned)ci[b] : (unsigned)ncols;
+        const unsigned first = n ? (unsigned)ci[b] : (unsigned)ncols;
         return (unsigned long long)(unsigned)(K - n) << cbits | first;
     }
 };
@@ -73,21 +71,33 @@ struct sorted_len {
     }
 };
 
-/* span[r] = sorted row r's entries [start, end) in the CSR; q[0] = the length of sorted row
- * m/4, q[1] of 3m/4. */
+template <typename T>
 __global__ void __launch_bounds__(kBlock)
-    span_kernel(int m, const int *__restrict__ rp, const int *__restrict__ perm,
-                int2 *__restrict__ span, int *__restrict__ q)
+    copy_kernel(int nrows, int nnz, const int *__restrict__ srp, const int *__restrict__ perm,
+                const int *__restrict__ rp, const int *__restrict__ ci, const T *__restrict__ v,
+                int *__restrict__ sci, T *__restrict__ sv)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x * kItems;
+    for (long long q0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * kItems; q0 < nnz;
+         q0 += stride) {
+        int r = spira__row_of(srp, nrows, q0), b = srp[r], next = srp[r + 1];
+        int from = rp[perm[r]];
+        const int end = q0 + kItems < nnz ? (int)q0 + kItems : nnz;
+        for (int q = (int)q0; q < end; q++) {
+            while (q >= next) b = next, next = srp[++r + 1], from = rp[perm[r]];
+            const int p = from + (q - b);
+            sci[q] = ci[p];
+            sv[q] = v[p];
+        }
+    }
+}
+
+/* out[0] = the length of sorted row m/4, out[1] of 3m/4 (m > 0) */
+__global__ void quartiles_kernel(int m, const int *__restrict__ srp, int *__restrict__ out)
 {
     const int a = m / 4, b = (int)((long long)3 * m / 4);
-    const unsigned stride = gridDim.x * blockDim.x;
-    for (unsigned r = blockIdx.x * blockDim.x + threadIdx.x; r < (unsigned)m; r += stride) {
-        const int i = perm[r];
-        const int2 s = make_int2(rp[i], rp[i + 1]);
-        span[r] = s;
-        if ((int)r == a) q[0] = s.y - s.x;
-        if ((int)r == b) q[1] = s.y - s.x;
-    }
+    out[0] = srp[a + 1] - srp[a];
+    out[1] = srp[b + 1] - srp[b];
 }
 
 __device__ int code_of(int g1, int dynamic, int g3_scalar, long long nnz, int rows, int *group)
@@ -130,27 +140,34 @@ __global__ void __launch_bounds__(kBlock)
 
 cudaStream_t stream_of(spira_context ctx) { return (cudaStream_t)spira__cuda_stream(ctx); }
 
-/* srp[r] = the entries of sorted rows before r, r <= m (srp: device, m + 1 values). */
-spira_status sorted_offsets(spira_context ctx, const spira__csr_dev *dA, const int *perm, int m,
-                            int *srp)
+/* S->row_ptr, col_idx, val in perm's order (perm already made): a scan and the copy. */
+template <typename T>
+spira_status copy_rows(spira_context ctx, const spira__csr_dev *dA, spira__suraa *S)
 {
     cudaStream_t st = stream_of(ctx);
     auto lens = thrust::make_transform_iterator(thrust::make_counting_iterator(0),
-                                                sorted_len{dA->row_ptr, perm, m});
+                                                sorted_len{dA->row_ptr, S->perm, S->nrows});
     size_t temp = 0;
-    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(nullptr, temp, lens, srp, m + 1, st));
+    SPIRA__CUDA(ctx, cub::DeviceScan::ExclusiveSum(nullptr, temp, lens, S->row_ptr,
+                                                   S->nrows + 1, st));
     void *s = NULL;
-    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, temp, "SURAA segments (CUB scratch)"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, temp, "SURAA row pointers (CUB scratch)"));
     spira_status r = spira__cuda_status(
-        ctx, cub::DeviceScan::ExclusiveSum(s, temp, lens, srp, m + 1, st),
+        ctx, cub::DeviceScan::ExclusiveSum(s, temp, lens, S->row_ptr, S->nrows + 1, st),
         "cub::DeviceScan::ExclusiveSum", __FILE__, __LINE__);
     spira__cuda_scratch_free(ctx, s); /* in stream order: after the scan */
-    return r;
+    SPIRA__TRY(r);
+    if (S->nnz == 0) return SPIRA_OK;
+    const long long runs = ((long long)S->nnz + kItems - 1) / kItems;
+    copy_kernel<T><<<spira__blocks(runs, kBlock), kBlock, 0, st>>>(
+        S->nrows, S->nnz, S->row_ptr, S->perm, dA->row_ptr, dA->col_idx, (const T *)dA->val,
+        S->col_idx, (T *)S->val);
+    SPIRA__LAUNCHED(ctx);
+    return SPIRA_OK;
 }
 
-/* S->launch and group_rows from the segments (S->segment set) of the sorted rows whose
- * entries start at srp, as group_segments makes them. */
-spira_status make_launches(spira_context ctx, spira__suraa *S, const int *srp)
+/* S->launch and group_rows from the segments (S->segment set), as group_segments makes them. */
+spira_status make_launches(spira_context ctx, spira__suraa *S)
 {
     cudaStream_t st = stream_of(ctx);
     const int m = S->nrows;
@@ -163,7 +180,7 @@ spira_status make_launches(spira_context ctx, spira__suraa *S, const int *srp)
     if (r == SPIRA_OK) r = spira__cuda_zero(ctx, &d->g1_end, 2 * sizeof(int));
     if (r == SPIRA_OK) {
         segments_kernel<<<spira__blocks(nseg, kBlock), kBlock, 0, st>>>(
-            m, S->segment, nseg, S->children, S->dynamic, S->g3_scalar, srp, d);
+            m, S->segment, nseg, S->children, S->dynamic, S->g3_scalar, S->row_ptr, d);
         r = spira__cuda_status(ctx, cudaGetLastError(), "segments_kernel", __FILE__, __LINE__);
     }
     if (r == SPIRA_OK) r = spira__cuda_download(ctx, &h, d, sizeof h);
@@ -204,48 +221,42 @@ extern "C" spira_status spira__suraa_dev_build(spira_context ctx, const spira__c
     int32_t segment;
     SPIRA__TRY(spira__suraa_options(ctx, opts, S, &segment));
     S->nrows = A->nrows, S->ncols = A->ncols, S->nnz = A->nnz, S->dtype = A->dtype;
-    S->csr = NULL;
-    S->col_idx = dA->col_idx;
-    S->val = dA->val;
     const int m = S->nrows;
     const spira__dev_array arrays[] = {
-        {&S->span, NULL, (size_t)m * 2 * sizeof(int32_t), "SURAA row spans"},
+        {&S->row_ptr, NULL, ((size_t)m + 1) * sizeof(int32_t), "SURAA row pointers"},
+        {&S->col_idx, NULL, (size_t)S->nnz * sizeof(int32_t), "SURAA column indices"},
         {&S->perm, NULL, (size_t)m * sizeof(int32_t), "SURAA row permutation"},
+        {&S->val, NULL, (size_t)S->nnz * spira_dtype_size(S->dtype), "SURAA values"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
     if (m == 0) {
+        SPIRA__TRY(spira__cuda_zero(ctx, S->row_ptr, sizeof(int32_t)));
         spira__suraa_size_segments(S, segment, 0, 0);
         spira__suraa_describe(S);
         return SPIRA_OK;
     }
     int32_t K;
-    int rising;
-    SPIRA__TRY(spira__rows_dev_max(ctx, dA, &K, &rising));
-    const int cbits = rising ? 0 : spira__bits_for((unsigned)S->ncols);
+    SPIRA__TRY(spira__rows_dev_max(ctx, dA, &K));
+    const int cbits = spira__bits_for((unsigned)S->ncols);
     SPIRA__TRY(spira__sort_rows(ctx, m, spira__bits_for((unsigned)K) + cbits,
                                 length_key{dA->row_ptr, dA->col_idx, K, S->ncols, cbits},
                                 S->perm, "SURAA sort keys (scratch)"));
-    /* scratch: the sorted rows' offsets (m + 1), then the two quartile lengths */
-    const size_t ob = (((size_t)m + 1) * sizeof(int) + 255) / 256 * 256;
-    int *srp = NULL;
-    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&srp, ob + 2 * sizeof(int),
-                                          "SURAA sorted offsets (scratch)"));
-    int *dq = (int *)((char *)srp + ob), q[2] = {0, 0};
-    span_kernel<<<spira__blocks(m, kBlock), kBlock, 0, stream_of(ctx)>>>(
-        m, dA->row_ptr, S->perm, (int2 *)S->span, dq);
-    spira_status r = spira__cuda_status(ctx, cudaGetLastError(), "span_kernel", __FILE__,
+    SPIRA__TRY(S->dtype == SPIRA_R64 ? copy_rows<double>(ctx, dA, S)
+                                     : copy_rows<float>(ctx, dA, S));
+    int *dq = NULL, q[2] = {0, 0};
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&dq, sizeof q, "SURAA quartiles"));
+    quartiles_kernel<<<1, 1, 0, stream_of(ctx)>>>(m, S->row_ptr, dq);
+    spira_status r = spira__cuda_status(ctx, cudaGetLastError(), "quartiles_kernel", __FILE__,
                                         __LINE__);
-    if (r == SPIRA_OK) r = sorted_offsets(ctx, dA, S->perm, m, srp);
     if (r == SPIRA_OK) r = spira__cuda_download(ctx, q, dq, sizeof q);
-    if (r == SPIRA_OK) {
-        spira__suraa_size_segments(S, segment, q[0], q[1]);
-        r = make_launches(ctx, S, srp);
-    }
-    spira__cuda_scratch_free(ctx, srp);
+    spira__cuda_scratch_free(ctx, dq);
     SPIRA__TRY(r);
+    spira__suraa_size_segments(S, segment, q[0], q[1]);
+    SPIRA__TRY(make_launches(ctx, S));
     spira__suraa_describe(S);
     return SPIRA_OK;
 }
 
-SPIRA__MODULE_SORT_WARM(suraa_convert, length_key, (const void *)span_kernel,
+SPIRA__MODULE_SORT_WARM(suraa_convert, length_key, (const void *)copy_kernel<double>,
+                        (const void *)copy_kernel<float>, (const void *)quartiles_kernel,
                         (const void *)segments_kernel)

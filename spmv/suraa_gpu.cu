@@ -10,7 +10,6 @@
  * suraa_convert_gpu.cu.
  */
 #include "suraa.h"
-#include "csr_gpu.cuh"
 #include "csr_row.cuh"
 #include "device.h"
 #include "cuda/check.cuh"
@@ -23,12 +22,10 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kStreams = 8; /* launches beyond this share streams, round-robin */
 
-/* The handle: the host layout's struct (its arrays on the device: span and perm its own,
- * col_idx and val the device CSR's), the device CSR (an upload's: borrowed from the matrix,
- * or cloned where none was given), then what a multiply of several launches needs. */
+/* The handle: the host layout's struct (its arrays on the device: row_ptr, col_idx, val,
+ * perm), then what a multiply of several launches needs. */
 struct suraa_dev {
     spira__suraa h;
-    spira__csr_dev csr;
     int nstreams;
     cudaStream_t stream[kStreams];
     cudaEvent_t fork, join[kStreams];
@@ -36,8 +33,7 @@ struct suraa_dev {
 
 template <typename T>
 struct rows {
-    const int2 *__restrict__ span;
-    const int *__restrict__ ci, *__restrict__ perm;
+    const int *__restrict__ rp, *__restrict__ ci, *__restrict__ perm;
     const T *__restrict__ v, *__restrict__ x;
     T alpha, beta;
     T *__restrict__ y;
@@ -49,9 +45,8 @@ struct rows {
     }
     __device__ T serial_sum(int i) const
     {
-        const int2 s = __ldg(&span[i]);
         T sum = 0;
-        for (int k = s.x; k < s.y; k++) sum += v[k] * __ldg(&x[ci[k]]);
+        for (int k = rp[i]; k < rp[i + 1]; k++) sum += v[k] * __ldg(&x[ci[k]]);
         return sum;
     }
 };
@@ -68,9 +63,8 @@ __global__ void __launch_bounds__(kBlock, 8) subwarp_kernel(int first, int end, 
             a.store(i, a.serial_sum(i));
         } else {
             const unsigned lane = threadIdx.x & (V - 1);
-            const int2 s = __ldg(&a.span[i]);
-            T sum = spira__csr_row_dot<T, V>(s.x, s.y, lane, spira__vector_mask<V>(), a.ci, a.v,
-                                             a.x);
+            T sum = spira__csr_row_dot<T, V>(a.rp[i], a.rp[i + 1], lane, spira__vector_mask<V>(),
+                                             a.ci, a.v, a.x);
             if (lane == 0) a.store(i, sum);
         }
     }
@@ -95,11 +89,9 @@ __global__ void __launch_bounds__(SPIRA__SURAA_MAX_THREADS)
          base += (long long)gridDim.x * per_block) {
         const long long i = base + threadIdx.x / Y;
         T sum = 0;
-        if (i < end) {
-            const int2 s = __ldg(&a.span[i]);
-            for (int j = s.x + k; j < s.y; j += Y)
+        if (i < end)
+            for (int j = a.rp[i] + k; j < a.rp[i + 1]; j += Y)
                 sum += __ldcs(&a.v[j]) * __ldg(&a.x[__ldcs(&a.ci[j])]);
-        }
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
         if ((threadIdx.x & 31) == 0) warp_sum[warp] = sum;
@@ -121,7 +113,7 @@ __global__ void __launch_bounds__(kBlock) parent_kernel(int first, int end, rows
 {
     const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= end) return;
-    const int n = a.span[i].y - a.span[i].x;
+    const int n = a.rp[i + 1] - a.rp[i];
     int y = ((n >> 1) + 31) >> 5 << 5;
     y = y < 32 ? 32 : y > SPIRA__SURAA_MAX_THREADS ? SPIRA__SURAA_MAX_THREADS : y;
     vector_kernel<T><<<1, y, 0, cudaStreamFireAndForget>>>(i, i + 1, y, a);
@@ -162,7 +154,7 @@ template <typename T>
 spira_status run(spira_context ctx, const suraa_dev *d, double alpha, const void *x,
                  double beta, void *y)
 {
-    const rows<T> a = {(const int2 *)d->h.span, d->h.col_idx, d->h.perm, (const T *)d->h.val,
+    const rows<T> a = {d->h.row_ptr, d->h.col_idx, d->h.perm, (const T *)d->h.val,
                        (const T *)x, (T)alpha, (T)beta, (T *)y};
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     if (d->h.nlaunch == 1) { /* nothing to overlap: stay on the context's stream */
@@ -241,15 +233,15 @@ spira_status suraa_dev_upload(spira_context ctx, const void *layout, void *dev)
     suraa_dev *d = (suraa_dev *)dev;
     int32_t children;
     SPIRA__TRY(dynamic_rows(ctx, S, &children)); /* before anything is copied */
-    d->h = *S; /* sizes, launches, stats; the arrays are cloned or borrowed below */
-    d->h.csr = NULL;
-    d->h.span = d->h.perm = NULL;
-    SPIRA__TRY(spira__csr_dev_fill(ctx, dev, S->csr, &d->csr));
-    d->h.col_idx = d->csr.col_idx;
-    d->h.val = d->csr.val;
+    d->h = *S; /* sizes, launches, stats; the arrays are cloned below */
+    d->h.row_ptr = d->h.col_idx = d->h.perm = NULL;
+    d->h.val = NULL;
     const spira__dev_array arrays[] = {
-        {&d->h.span, S->span, (size_t)S->nrows * 2 * sizeof(int32_t), "SURAA row spans"},
+        {&d->h.row_ptr, S->row_ptr, ((size_t)S->nrows + 1) * sizeof(int32_t),
+         "SURAA row pointers"},
+        {&d->h.col_idx, S->col_idx, (size_t)S->nnz * sizeof(int32_t), "SURAA column indices"},
         {&d->h.perm, S->perm, (size_t)S->nrows * sizeof(int32_t), "SURAA row permutation"},
+        {&d->h.val, S->val, (size_t)S->nnz * spira_dtype_size(S->dtype), "SURAA values"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
     return make_streams(ctx, d, children);
@@ -289,7 +281,6 @@ extern "C" const spira__format_gpu spira__suraa_gpu = {
     .handle = sizeof(suraa_dev),
     .upload = suraa_dev_upload,
     .build = suraa_dev_build,
-    .shares_csr = 1,
     .apply = suraa_dev_apply,
     .release = suraa_dev_release,
     .stats = suraa_dev_stats,

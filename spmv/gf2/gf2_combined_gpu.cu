@@ -136,7 +136,7 @@ spira_status order_rows(spira_context ctx, void *dev, const spira__csr_dev *dA, 
         SPIRA__TRY(spira__cuda_synchronize(ctx));
         if (!out_of_order) return SPIRA_OK;
     }
-    SPIRA__TRY(spira__rows_dev_max(ctx, dA, maxw, NULL));
+    SPIRA__TRY(spira__rows_dev_max(ctx, dA, maxw));
     const spira__dev_array arrays[] = {
         {&d->perm, NULL, (size_t)m * sizeof(int32_t), "combined row order"},
     };
