@@ -178,44 +178,24 @@ template <typename T> __device__ __forceinline__ T warp_tree(T sum)
     return sum;
 }
 
-/* The sum of the long rows' entries [begin, stop), at most a chunk, lane l taking every
- * 32nd from begin + l (consecutive addresses, read once: evict first), then the warp's
- * tree. A chunk's steps are a fixed count, past-the-end ones skipped by a predicate (as the
- * slices' steps are), so that their loads are issued together: one latency instead of a
- * chain of them, which is what a small matrix's multiply waits for. */
+/* The sum of the long rows' entries [begin, stop), lane l taking every 32nd from begin + l
+ * (consecutive addresses, read once: evict first), then the warp's tree. */
 template <typename T>
 __device__ __forceinline__ T chunk_sum(const long_rows_args<T> &a, int begin, int stop)
 {
-    constexpr int kSteps = kLongChunk / 32;
-    const int at0 = begin + (int)(threadIdx.x & 31u);
-    int c[kSteps];
-    T v[kSteps], xv[kSteps];
-#pragma unroll
-    for (int s = 0; s < kSteps; s++) { /* the chunk's columns and values, all issued */
-        const bool in = at0 + 32 * s < stop;
-        c[s] = in ? __ldcs(&a.cols[at0 + 32 * s]) : -1;
-        v[s] = in ? __ldcs(&a.vals[at0 + 32 * s]) : T(0);
-    }
-#pragma unroll
-    for (int s = 0; s < kSteps; s++) xv[s] = c[s] >= 0 ? __ldg(&a.x[c[s]]) : T(0);
     T sum = 0;
-#pragma unroll
-    for (int s = 0; s < kSteps; s++)
-        if (c[s] >= 0) sum += v[s] * xv[s];
+#pragma unroll 4
+    for (int at = begin + (int)(threadIdx.x & 31u); at < stop; at += 32)
+        sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
     return warp_tree(sum);
 }
 
-/* Long row j's original index, read before its sum is made (not after it: one latency
- * less at the end of a small matrix's multiply). */
-template <typename T> __device__ __forceinline__ int long_row_index(const long_rows_args<T> &a, int j)
-{
-    return __ldg(&a.perm[a.sliced + j]);
-}
-
-/* A long row's sum into y at its original index i. */
+/* Long row j's sum into y at the row's original index. */
 template <typename T>
-__device__ __forceinline__ void long_row_store(int i, T sum, T alpha, T beta, T *__restrict__ y)
+__device__ __forceinline__ void long_row_store(const long_rows_args<T> &a, int j, T sum, T alpha,
+                                               T beta, T *__restrict__ y)
 {
+    const int i = __ldg(&a.perm[a.sliced + j]);
     y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
 }
 
@@ -232,7 +212,6 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
     for (unsigned it = warp0; it < (unsigned)a.nitems; it += nwarps) {
         const int j = __ldg(&a.item_long[it]), first = __ldg(&a.long_item[j]);
         const int chunks = __ldg(&a.long_item[j + 1]) - first;
-        const int row = lane == 0 ? long_row_index(a, j) : 0;
         const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * kLongChunk;
         T sum = chunk_sum(a, begin, min(begin + kLongChunk, __ldg(&a.long_ptr[j + 1])));
         bool last = chunks == 1;
@@ -251,7 +230,7 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
                 if (lane == 0) a.ticket[j] = 0;
             }
         }
-        if (last && lane == 0) long_row_store(row, sum, alpha, beta, y);
+        if (last && lane == 0) long_row_store(a, j, sum, alpha, beta, y);
     }
 }
 
@@ -270,14 +249,13 @@ __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha,
     for (int j = a.block_first + (int)b; j < a.block_end; j += (int)a.row_blocks) {
         const int begin = __ldg(&a.long_ptr[j]), end = __ldg(&a.long_ptr[j + 1]);
         const int chunks = (end - begin + kLongChunk - 1) / kLongChunk; /* 2..kWarps */
-        const int row = threadIdx.x == 0 ? long_row_index(a, j) : 0;
         const int cb = begin + (int)warp * kLongChunk;
         const T sum = chunk_sum(a, cb, min(cb + kLongChunk, end));
         if (lane == 0) chunk_sums[warp] = sum;
         __syncthreads();
         if (warp == 0) {
             const T total = warp_tree((int)lane < chunks ? chunk_sums[lane] : T(0));
-            if (lane == 0) long_row_store(row, total, alpha, beta, y);
+            if (lane == 0) long_row_store(a, j, total, alpha, beta, y);
         }
         __syncthreads(); /* chunk_sums is rewritten for the next row */
     }
@@ -320,10 +298,6 @@ __global__ void __launch_bounds__(kSellBlock)
          * slice's last entry may pass it */
         unsigned begin = 0, end = 0;
         if (sl < (unsigned)nslices) begin = __ldg(&slice_ptr[sl]), end = __ldg(&slice_ptr[sl + 1]);
-        /* the row's original index read now, beside the slice's bounds, not after the sum */
-        const unsigned r = sl * 32 + lane;
-        const bool writes = j == 0 && sl < (unsigned)nslices && r < (unsigned)sliced;
-        const int i = writes ? __ldg(&perm[r]) : 0;
         /* every lane steps through the whole slice (the warp waits for its longest row
          * anyway) and skips padding by a predicate, not a break: the trip count is the
          * warp's, so the unrolled steps' loads are issued together instead of each waiting
@@ -341,7 +315,11 @@ __global__ void __launch_bounds__(kSellBlock)
             if (j == 0)
                 for (int k = 1; k < G; k++) sum += part[first + k][lane];
         }
-        if (writes) y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+        const unsigned r = sl * 32 + lane;
+        if (j == 0 && sl < (unsigned)nslices && r < (unsigned)sliced) {
+            const int i = __ldg(&perm[r]);
+            y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+        }
         if (G > 1) __syncthreads(); /* part is rewritten for the next slices */
     }
 }
