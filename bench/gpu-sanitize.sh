@@ -8,6 +8,8 @@
 # API errors are not reported: the out-of-memory test provokes one on purpose.
 set -uo pipefail
 suite_limit=${1:-240}
+# SPIRA_SANITIZE=1: every device array its own allocation, so memcheck sees any overrun
+export SPIRA_SANITIZE=1
 cs() { compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 "${@:2}" >/tmp/cs.log 2>&1
        rc=$?; printf '%-10s rc=%-3s %s | %s\n' "$1" "$rc" "$(grep -m1 'ERROR SUMMARY' /tmp/cs.log)" "${*:2}"
        # findings inside NVIDIA's libraries (cuSPARSE's csrmv kernels report racecheck

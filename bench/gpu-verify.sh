@@ -38,9 +38,9 @@ for st in $stages; do
   sanitize)
     # spira-spmv runs cuSPARSE beside every format (its reference column), and racecheck
     # reports hazards inside cuSPARSE's own CSR kernel: the verdict counts the others
-    sanitized() { # $1 what; the rest, the command
+    sanitized() { # $1 what; the rest, the command (every device array its own allocation)
       local what=$1 log=/tmp/verify/sanitize.log; shift
-      "$@" >"$log" 2>&1
+      SPIRA_SANITIZE=1 "$@" >"$log" 2>&1
       local rc=$?
       cat "$log" >>"$out/sanitize.txt"
       note "sanitize: $what: exit $rc; $(grep -E '^=+ (Error|Warning|Invalid)' "$log" | grep -vc 'cusparse::') reports outside cuSPARSE"

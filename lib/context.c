@@ -42,6 +42,19 @@ static spira_status cg_graph_env(spira_context ctx)
                         "checks, 1 to %d", env, SPIRA__CG_GRAPH_MAX);
 }
 
+/* SPIRA_SANITIZE (ctx->separate_arrays): "1" gives every device array its own allocation
+ * for compute-sanitizer; unset, empty or "0" carves them from blocks. */
+static spira_status sanitize_env(spira_context ctx)
+{
+    const char *env = getenv("SPIRA_SANITIZE");
+    if (!env || !*env || !strcmp(env, "0")) return SPIRA_OK;
+    if (!strcmp(env, "1")) {
+        ctx->separate_arrays = 1;
+        return SPIRA_OK;
+    }
+    return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_SANITIZE=\"%.64s\": want 0 or 1", env);
+}
+
 spira_status spira_context_create(spira_context *out, const spira_context_opts *opts)
 {
     if (!out) return SPIRA_ERR_INVALID_ARG;
@@ -58,6 +71,7 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     describe_cpu(ctx);
     SPIRA__TRY(spira__budget_init(ctx, o.max_bytes));
     SPIRA__TRY(cg_graph_env(ctx));
+    SPIRA__TRY(sanitize_env(ctx));
     if (o.backend != SPIRA_BACKEND_AUTO && o.backend != SPIRA_BACKEND_CPU &&
         o.backend != SPIRA_BACKEND_CUDA)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown backend %d", (int)o.backend);

@@ -44,6 +44,11 @@ struct spira_context_s {
      * outputs, spira__dev_clone with host NULL) are filled with SPIRA__POISON_BYTE first, so
      * that a slot a conversion leaves unwritten differs from the host's layout. */
     int poison_builds;
+    /* Nonzero: spira__dev_clone gives every device array an allocation of its own instead
+     * of carving one call's arrays from one block, so that compute-sanitizer's memcheck sees
+     * an overrun of any array. The environment variable SPIRA_SANITIZE=1 sets it when a
+     * context is made (bench/gpu-verify.sh's sanitizer runs). */
+    int separate_arrays;
     /* CG on the CUDA backend iterates through a CUDA graph where it can (solvers/cg_graph.c):
      * 0 as the library decides (8 iterations between host checks, doubling to 64), -1 never
      * (today's per-iteration path: the tests compare the two), n in 1..64: n iterations

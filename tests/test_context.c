@@ -156,31 +156,53 @@ START_TEST(budget_from_environment)
 }
 END_TEST
 
+/* Contexts made with var set to each of good (the field read gives want) and each of bad
+ * (refused naming var), then with var unset (the field gives want[0]). */
+static void env_cases(const char *var, const char *const *good, const int *want, int ngood,
+                      const char *const *bad, int nbad, int (*field)(spira_context))
+{
+    spira_context ctx;
+    spira_context_opts o = {.backend = SPIRA_BACKEND_CPU};
+    for (int i = 0; i < ngood; i++) {
+        setenv(var, good[i], 1);
+        ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+        ck_assert_int_eq(field(ctx), want[i]);
+        spira_context_destroy(ctx);
+    }
+    for (int i = 0; i < nbad; i++) {
+        setenv(var, bad[i], 1);
+        ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_ERR_INVALID_ARG);
+        tu_assert_error_has(ctx, var);
+        spira_context_destroy(ctx);
+    }
+    unsetenv(var);
+    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
+    ck_assert_int_eq(field(ctx), want[0]);
+    spira_context_destroy(ctx);
+}
+
+static int cg_graph_of(spira_context ctx) { return ctx->cg_graph; }
+static int separate_arrays_of(spira_context ctx) { return ctx->separate_arrays; }
+
 /* SPIRA_CG_GRAPH: "off" or a batch of 1 to 64 into ctx->cg_graph (CUDA CG's graph,
  * solvers/cg_graph.c); anything else is refused naming it. */
 START_TEST(cg_graph_from_environment)
 {
-    spira_context ctx;
-    spira_context_opts o = {.backend = SPIRA_BACKEND_CPU};
-    static const struct { const char *v; int mode; } good[] = {
-        {"", 0}, {"off", -1}, {"1", 1}, {"12", 12}, {"64", 64}};
-    for (int i = 0; i < 5; i++) {
-        setenv("SPIRA_CG_GRAPH", good[i].v, 1);
-        ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-        ck_assert_int_eq(ctx->cg_graph, good[i].mode);
-        spira_context_destroy(ctx);
-    }
-    static const char *bad[] = {"0", "65", "-1", "on", "8x", " 8"};
-    for (int i = 0; i < 6; i++) {
-        setenv("SPIRA_CG_GRAPH", bad[i], 1);
-        ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_ERR_INVALID_ARG);
-        tu_assert_error_has(ctx, "SPIRA_CG_GRAPH");
-        spira_context_destroy(ctx);
-    }
-    unsetenv("SPIRA_CG_GRAPH");
-    ck_assert_int_eq(spira_context_create(&ctx, &o), SPIRA_OK);
-    ck_assert_int_eq(ctx->cg_graph, 0);
-    spira_context_destroy(ctx);
+    static const char *const good[] = {"", "off", "1", "12", "64"};
+    static const int want[] = {0, -1, 1, 12, 64};
+    static const char *const bad[] = {"0", "65", "-1", "on", "8x", " 8"};
+    env_cases("SPIRA_CG_GRAPH", good, want, 5, bad, 6, cg_graph_of);
+}
+END_TEST
+
+/* SPIRA_SANITIZE: "1" gives every device array its own allocation (ctx->separate_arrays,
+ * spmv/device.c), "0" or empty does not; anything else is refused naming it. */
+START_TEST(sanitize_from_environment)
+{
+    static const char *const good[] = {"", "0", "1"};
+    static const int want[] = {0, 0, 1};
+    static const char *const bad[] = {"2", "yes", " 1"};
+    env_cases("SPIRA_SANITIZE", good, want, 3, bad, 3, separate_arrays_of);
 }
 END_TEST
 
@@ -197,6 +219,7 @@ Suite *suite_context(void)
     tcase_add_test(tc, budget_refuses_before_allocating);
     tcase_add_test(tc, budget_from_environment);
     tcase_add_test(tc, cg_graph_from_environment);
+    tcase_add_test(tc, sanitize_from_environment);
     suite_add_tcase(s, tc);
     return s;
 }
