@@ -7,10 +7,10 @@
  * height <= 16). Within a strip the entries are in the matrix's own order, row by row
  * (the paper allows any order), so the values are the matrix's, borrowed (the host CSR's,
  * or on the GPU the matrix's device CSR's, as csr-vector does): a conversion writes the
- * strip pointers and one column word an entry, not a copy of the values. Until session 23
- * the entries of a strip were merged into column order (so that a warp's reads of x for
- * neighbouring rows of a banded matrix fall together), which took a copy of the values and
- * a search per entry in each other row of its strip.
+ * strip pointers and one column word an entry, not a copy of the values. A strip merged
+ * into column order (so that a warp's reads of x for neighbouring rows of a banded matrix
+ * fall together) took a copy of the values and a search per entry in each other row of its
+ * strip, and multiplied no faster on the H100 (bench/results/2026-11-27-session23).
  *
  * Spira takes height from 1, 2, 4, 8, 16 (option height=; default 4 for double, 8 for
  * float, near the paper's Kepler tuning of 4 and 6): a power of two divides the warp, which

@@ -52,7 +52,7 @@ spira_status spira__dev_clone(spira_context ctx, void *dev, const spira__dev_arr
                             SPIRA__DEV_ARRAYS_MAX + 1, SPIRA__DEV_ARRAYS_MAX);
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        if (a[i].bytes > SIZE_MAX - total - ARRAY_ALIGN)
+        if (total > SIZE_MAX - ARRAY_ALIGN || a[i].bytes > SIZE_MAX - ARRAY_ALIGN - total)
             return spira__error(ctx, SPIRA_ERR_NOMEM, "device handle: %s is %zu bytes",
                                 a[i].what, a[i].bytes);
         total += aligned(a[i].bytes);
