@@ -44,6 +44,7 @@
 namespace {
 
 constexpr int kSellBlock = 256;
+constexpr int kWarps = kSellBlock / 32; /* warps a block */
 /* About two waves of warps on an H100 (132 SMs of 64): sell_kernel gives a slice more warps
  * while the slices' warps are fewer */
 constexpr long long kTargetWarps = 16384;
@@ -53,6 +54,12 @@ constexpr int kFillSteps = 8;    /* steps of the layout a warp of the fill write
  * does not set the multiply's time */
 constexpr int kLongChunk = 256;
 static_assert(SPIRA__SELL_C == 32, "a slice is a warp");
+
+/* The chunks of a long row of len entries: what slice_plan counts and the kernel walks. */
+__host__ __device__ constexpr int long_row_chunks(int len)
+{
+    return (len + kLongChunk - 1) / kLongChunk;
+}
 
 /* The handle: first the host layout's struct, its arrays on the device (slice_ptr, perm,
  * long_ptr, cols, vals; tests read the handle as a spira__sell), its stats written by the
@@ -243,12 +250,11 @@ template <typename T>
 __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha, T beta,
                                 T *__restrict__ y)
 {
-    constexpr int kWarps = kSellBlock / 32;
     __shared__ T chunk_sums[kWarps];
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
     for (int j = a.block_first + (int)b; j < a.block_end; j += (int)a.row_blocks) {
         const int begin = __ldg(&a.long_ptr[j]), end = __ldg(&a.long_ptr[j + 1]);
-        const int chunks = (end - begin + kLongChunk - 1) / kLongChunk; /* 2..kWarps */
+        const int chunks = long_row_chunks(end - begin); /* 2..kWarps */
         const int cb = begin + (int)warp * kLongChunk;
         const T sum = chunk_sum(a, cb, min(cb + kLongChunk, end));
         if (lane == 0) chunk_sums[warp] = sum;
@@ -278,7 +284,7 @@ __global__ void __launch_bounds__(kSellBlock)
                 const T *__restrict__ vals, const T *__restrict__ x, long_rows_args<T> longs,
                 T alpha, T beta, T *__restrict__ y)
 {
-    constexpr int kWarps = kSellBlock / 32, kSlices = kWarps / G; /* slices a block takes */
+    constexpr int kSlices = kWarps / G; /* slices a block takes */
     __shared__ T part[G > 1 ? kWarps : 1][32];
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
     if (blockIdx.x >= slice_blocks) { /* block-uniform: no barrier is split */
@@ -414,9 +420,8 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
     /* In a matrix of few slices (the latency-bound one) the long rows of 2 to kWarps chunks
      * go a block each (long_block_rows); they are a run, the long rows being sorted
      * longest first */
-    constexpr int kWarps = kSellBlock / 32;
     const bool few = (int64_t)S->nslices * d->group < kTargetWarps;
-    auto chunks_of = [&](int32_t j) { return (lp[j + 1] - lp[j] + kLongChunk - 1) / kLongChunk; };
+    auto chunks_of = [&](int32_t j) { return long_row_chunks(lp[j + 1] - lp[j]); };
     auto mid = [&](int32_t j) { return few && chunks_of(j) >= 2 && chunks_of(j) <= kWarps; };
     for (int32_t j = 0; j < nlong; j++)
         if (mid(j)) {
