@@ -27,6 +27,10 @@
 #   CUPY=0         leave CuPy out; CUPY=numpy runs bench/cupy_cg.py on NumPy/SciPy (a test
 #                  of the script, labelled as such, not a contender)
 #   SPIRA_COMMIT=  the commit to print (a tree made from `make dist` has no .git)
+#   DEFAULT_ALSO=NAME:VAR=VALUE  one more default contender, called default-NAME, run with
+#                  VAR=VALUE in its environment, right after the default in every round
+#                  (e.g. nobg:SPIRA_BACKGROUND=0: the default without its plans built
+#                  beside the solve); not a single format
 # Tolerance 1e-8 relative and at most 10000 iterations for CG and BiCGSTAB; PageRank keeps
 # spira-pagerank's tolerance (1e-6 on ||x_k+1 - x_k||_1), alpha 0.85, at most 10000.
 # Spira's read time is bench/mmread-bench's wall time of spira__mm_read (file to host CSR);
@@ -38,6 +42,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: time-to-solution.sh OUT_DIR (from a built tree)}
 scale=${SCALE:-1}; cache=${CACHE:-/tmp/spira-tts}; repeat=${REPEAT:-10}; runs=${RUNS:-3}
 timeout_s=${TIMEOUT:-60}; cupy_timeout=${CUPY_TIMEOUT:-120}; budget=${BUDGET:-420}; cupy=${CUPY:-1}
+also=${DEFAULT_ALSO:-}
+case $also in ''|?*:?*=*) ;; *) echo "time-to-solution.sh: DEFAULT_ALSO=NAME:VAR=VALUE" >&2; exit 2 ;; esac
 for p in examples/spira-solve examples/spira-pagerank examples/spira-spmv; do
   [ -x "$p" ] || { echo "time-to-solution.sh: no $p here: run it from a built tree" >&2; exit 2; }
 done
@@ -102,7 +108,11 @@ run_once() {
         *) cmd=(./examples/spira-solve "$file" --solver cg --tol 1e-8 --maxit 10000
                 ${solve_repeat:+--repeat "$repeat"}) ;;
       esac
-      [ "$who" = default ] || cmd+=(--format "$who") ;;
+      case $who in
+        default) ;;
+        default-*) cmd=(env "${also#*:}" "${cmd[@]}") ;;
+        *) cmd+=(--format "$who") ;;
+      esac ;;
   esac
   local t=$(now) rc
   { echo "tts-command ${cmd[*]}"; timeout -k 5 "$left" "${cmd[@]}" 2>&1; } > "$log"
@@ -134,6 +144,7 @@ for k in $(seq 1 "$runs"); do
   for line in "${probs[@]}"; do
     read -r _ name file kind <<< "$line"
     run_once "$name" "$kind" "$file" default "$k"
+    [ -n "$also" ] && run_once "$name" "$kind" "$file" "default-${also%%:*}" "$k"
     case ",$formats," in *,cusparse,*) run_once "$name" "$kind" "$file" cusparse "$k" ;; esac
     [ "$k" = 1 ] && [ "$cupy" = 1 ] && run_once "$name" "$kind" "$file" cupy "$k"
     [ "$k" = 1 ] && [ "$cupy" = numpy ] && run_once "$name" "$kind" "$file" cupy-numpy "$k"

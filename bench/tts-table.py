@@ -182,8 +182,8 @@ def main():
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         who = r["who"]
-        if who == "default":
-            who = "default (%s)" % (r.get("format") or "?")
+        if who.startswith("default"):
+            who = "%s (%s)" % (who, r.get("format") or "?")
         elif who.startswith("cupy"):
             who = "CuPy" if r.get("backend", "cupy") == "cupy" else "NumPy stand-in"
         its = r.get("iterations")
@@ -205,8 +205,8 @@ def main():
     for problem in dict.fromkeys(r["problem"] for r in rows):
         mine = [r for r in rows if r["problem"] == problem]
         d = next((r for r in mine if r["who"] == "default"), None)
-        singles = [r for r in mine if r["who"] not in ("default",) and not r["who"].startswith("cupy")
-                   and r["ok"]]
+        # default-NAME (DEFAULT_ALSO) is the default in another environment, not a format
+        singles = [r for r in mine if not r["who"].startswith(("default", "cupy")) and r["ok"]]
         cupy = next((r for r in mine if r["who"] == "cupy" and r["ok"]), None)
         best = min(singles, key=lambda r: r["total1"]) if singles else None
         bestR = min(singles, key=lambda r: r["totalR"]) if singles else None

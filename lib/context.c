@@ -55,6 +55,21 @@ static spira_status sanitize_env(spira_context ctx)
     return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_SANITIZE=\"%.64s\": want 0 or 1", env);
 }
 
+/* SPIRA_BACKGROUND (ctx->background): "0" builds no plan beside a solve; unset, empty or
+ * "1", a staged solve may. */
+static spira_status background_env(spira_context ctx)
+{
+    const char *env = getenv("SPIRA_BACKGROUND");
+    ctx->background = 1;
+    if (!env || !*env || !strcmp(env, "1")) return SPIRA_OK;
+    if (!strcmp(env, "0")) {
+        ctx->background = 0;
+        return SPIRA_OK;
+    }
+    return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_BACKGROUND=\"%.64s\": want 0 or 1",
+                        env);
+}
+
 spira_status spira_context_create(spira_context *out, const spira_context_opts *opts)
 {
     if (!out) return SPIRA_ERR_INVALID_ARG;
@@ -72,6 +87,7 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     SPIRA__TRY(spira__budget_init(ctx, o.max_bytes));
     SPIRA__TRY(cg_graph_env(ctx));
     SPIRA__TRY(sanitize_env(ctx));
+    SPIRA__TRY(background_env(ctx));
     if (o.backend != SPIRA_BACKEND_AUTO && o.backend != SPIRA_BACKEND_CPU &&
         o.backend != SPIRA_BACKEND_CUDA)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown backend %d", (int)o.backend);
@@ -89,6 +105,31 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     snprintf(ctx->device_name + len, sizeof ctx->device_name - len, "; CUDA not used: %.300s",
              ctx->err);
     ctx->err[0] = '\0';
+    return SPIRA_OK;
+}
+
+spira_status spira__context_builder(const struct spira_context_s *like, spira_context *out)
+{
+    *out = NULL;
+    spira_context b = spira__calloc(1, sizeof *b);
+    if (!b) return SPIRA_ERR_NOMEM;
+    b->backend = like->backend;
+    b->device = like->device;
+    b->deterministic = like->deterministic;
+    b->host_budget = like->host_budget;
+    b->device_budget = like->device_budget;
+    b->budget_why = like->budget_why;
+    b->max_bytes = like->max_bytes;
+    b->poison_builds = like->poison_builds;
+    b->separate_arrays = like->separate_arrays;
+    b->lite = 1;
+    snprintf(b->device_name, sizeof b->device_name, "%s", like->device_name);
+    spira_status s = b->backend == SPIRA_BACKEND_CUDA ? spira__cuda_init(b) : SPIRA_OK;
+    if (s != SPIRA_OK) {
+        spira_context_destroy(b);
+        return s;
+    }
+    *out = b;
     return SPIRA_OK;
 }
 
@@ -118,6 +159,7 @@ void spira_context_destroy(spira_context ctx)
 {
     if (!ctx) return;
     spira_context_destroy(ctx->host);
+    spira_context_destroy(ctx->builder);
     for (int d = 1; d < SPIRA__PARTS_MAX; d++) spira_context_destroy(ctx->part[d]);
     if (ctx->cuda) spira__cuda_fini(ctx);
     spira__free(ctx);

@@ -81,8 +81,24 @@ struct spira_context_s {
      * several takes (lib/devices.c): part[d] for d >= 1, made on first use, destroyed with
      * this one. part[0] stays NULL (this context is part 0). */
     struct spira_context_s *part[SPIRA__PARTS_MAX];
+    /* Plans built beside a solve (spmv/background.c): whether a staged solve may build one
+     * (1, the default; 0: never, the environment variable SPIRA_BACKGROUND=0), the context
+     * they are built in (made by the first build's thread, kept here between builds,
+     * destroyed with this one) and, as a test hook, a format to build whatever auto's rule
+     * says (the CPU backend's rule never builds one). */
+    int background;
+    struct spira_context_s *builder;
+    const char *background_format;
+    /* A builder's context (spira__context_builder): on the CUDA backend a stream and
+     * scratch of its own, none of cuBLAS, the pinned staging buffers or the preload */
+    int lite;
     struct spira_cuda_ctx *cuda;
 };
+
+/* A new context for building plans beside the work of the context `like` describes (a
+ * copy of it, so that another thread may run this while that one goes on): the same
+ * backend, device and limits, lite (above). */
+spira_status spira__context_builder(const struct spira_context_s *like, spira_context *out);
 
 /* ctx itself on the CPU backend, else its CPU companion (made now if need be). */
 spira_status spira__context_host(spira_context ctx, spira_context *host);

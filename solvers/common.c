@@ -3,6 +3,7 @@
  * operand check of spira_solve, spira_power and spira_pagerank.
  */
 #include "solver.h"
+#include "background.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -93,12 +94,23 @@ int spira__meets_tolerance(const spira__solve_env *e, double rnorm)
     return converged(e, rnorm) >= 0;
 }
 
+void spira__stage_take(spira__solve_env *e)
+{
+    if (!e->stage.job) return;
+    double wait_ms;
+    spira__plan_job_finish(e->stage.job, &wait_ms, e->stage.note, sizeof e->stage.note);
+    e->stage.job = NULL;
+    e->stage.ms += wait_ms;
+}
+
 /* auto's second look in a staged solve (solve.c's choose_plan), at iteration it: the
  * multiplies left at the rate the residual fell so far, and the format for them, whose plan
- * the solve goes on with. */
+ * the solve goes on with; a plan built beside the first iterations is in A's cache by then,
+ * free to take. */
 static void restage(spira__solve_env *e, int it)
 {
     e->stage.at = 0; /* once a solve */
+    spira__stage_take(e);
     double target = e->o.rtol * e->bnorm;
     if (e->o.atol > target) target = e->o.atol;
     /* what maxit leaves (e->o.maxit is this round's: the rounds before took it0) */
@@ -114,9 +126,10 @@ static void restage(spira__solve_env *e, int it)
         left = ceil(log(target / low[1]) / (log(low[1] / low[0]) / span));
         if (left > most) left = most;
     }
-    char source[160];
+    char source[160 + sizeof e->stage.note];
     snprintf(source, sizeof source, "%.0f predicted at iteration %d (%.0f iterations left at "
-             "the rate its residual fell so far)", left * e->stage.per_it, it, left);
+             "the rate its residual fell so far%s%s)", left * e->stage.per_it, it, left,
+             e->stage.note[0] ? "; " : "", e->stage.note);
     spira_matrix A = e->A;
     char was[sizeof A->format];
     snprintf(was, sizeof was, "%s", A->format);

@@ -8,6 +8,7 @@
 #include "host_solve.h"
 #include "reorder.h"
 #include "auto.h"
+#include "background.h"
 
 #include <limits.h>
 #include <math.h>
@@ -116,6 +117,26 @@ static spira_status choose_plan(spira_solver S, spira__spmv_plan **plan)
     snprintf(source, sizeof source, "the first %d of the %.0f expected by this solve (weighed "
              "again at iteration %d)", SPIRA__AUTO_STAGE, expect, e->stage.at);
     return spira__spmv_plan_said(e->A, SPIRA__AUTO_STAGE, source, plan);
+}
+
+/* In a staged solve, the plan of the format its expected multiplies choose, started on a
+ * thread of its own beside the first iterations (background.h), for the second look to find
+ * built; where that format is the first stage's, or built already, nothing. After the
+ * setup: its CUDA graph is captured by then. */
+static void stage_beside(spira_solver S)
+{
+    spira__solve_env *e = &S->e;
+    e->stage.job = NULL;
+    e->stage.note[0] = '\0';
+    if (!e->stage.at || !e->ctx->background) return;
+    const char *f = e->ctx->background_format
+                        ? e->ctx->background_format
+                        : spira__auto_foresee(e->A, expected_iterations(S) * e->stage.per_it);
+    if (!f || !strcmp(f, e->A->format)) return;
+    if (spira__plan_job_start(e->A, f, &e->stage.job) != SPIRA_OK) {
+        e->stage.job = NULL; /* no memory for it: the solve goes on without */
+        e->ctx->err[0] = '\0';
+    }
 }
 
 /* Drop what setup made (plan excepted: A's cache owns it). */
@@ -587,6 +608,7 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
         return spira_vector_fill(x, 0.0);
     }
     if (!e->o.use_initial_guess) s = spira_vector_fill(x, 0.0);
+    if (s == SPIRA_OK) stage_beside(S);
     spira_vector r = S->r;
     const int maxit = e->o.maxit;
     for (int round = 0; s == SPIRA_OK; round++) {
@@ -623,6 +645,12 @@ spira_status spira_solver_solve(spira_solver S, spira_vector b, spira_vector x,
         e->it0 = info->iterations;
         e->o.maxit = maxit - info->iterations;
         e->o.use_initial_guess = 1;
+    }
+    /* a solve that ended before its second look waits here for the plan built beside it,
+     * which A keeps for its next solve */
+    if (e->stage.job) {
+        spira__stage_take(e);
+        spira__auto_note(e->A, e->stage.note);
     }
     /* a plan built at the staged choice's second look is setup, not iterations */
     info->solve_ms = spira__now_ms() - t1 - e->stage.ms;

@@ -91,10 +91,14 @@ typedef struct {
      * `at` (counted over rounds; 0: none) the format is weighed again for the multiplies
      * the convergence so far predicts, per_it an
      * iteration; low[h] the least ||r|| of iterations 1..at/2 (h = 0) and after (h = 1), ms
-     * what building a new plan took (setup, not iterations) */
+     * what building a new plan took (setup, not iterations); job the plan of the format the
+     * expected multiplies choose, built meanwhile beside the solve (background.h; NULL:
+     * none, or taken), and note what became of it */
     struct {
         int at;
         double per_it, low[2], ms;
+        struct spira__plan_job *job;
+        char note[160];
     } stage;
 } spira__solve_env;
 
@@ -125,6 +129,10 @@ typedef struct spira__solver {
 extern const spira__solver spira__cg_solver, spira__bicgstab_solver, spira__jacobi_solver;
 
 /* ---- shared by the solvers (common.c) ---- */
+
+/* Take the plan built beside the solve (e->stage.job) into A's cache, waiting for it if
+ * need be (the wait counted in e->stage.ms: setup, not iterations); nothing without one. */
+void spira__stage_take(spira__solve_env *e);
 
 /* y <- alpha A x + beta y */
 spira_status spira__op(spira__solve_env *e, double alpha, spira_vector x, double beta,

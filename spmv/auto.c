@@ -266,11 +266,49 @@ static spira_status cached_stats(spira_matrix A, const spira__row_stats **out, d
     return SPIRA_OK;
 }
 
-static int plan_cached(spira_matrix A, const char *format)
+/* The model's choice for A over the multiplies the caller expects (expect) and those A has
+ * made, or the option expected_multiplies (*fixed > 0), which makes the horizon; *ms what
+ * gathering A's statistics took now, *name the format, why the reason. A plan already built
+ * costs no setup. */
+static spira_status rule(spira_matrix A, double expect, long *fixed, double *horizon,
+                         double *ms, const char **name, char *why, size_t len)
 {
-    char key[sizeof A->cache->key];
-    snprintf(key, sizeof key, "spmv:%s:", format);
-    return spira__matrix_cache_find(A, key) != NULL;
+    spira_context ctx = A->ctx;
+    SPIRA__TRY(spira__opt_long(ctx, A->autosel.opts, "expected_multiplies", 0, fixed));
+    const int cuda = ctx->backend == SPIRA_BACKEND_CUDA;
+    *horizon = *fixed > 0 ? (double)*fixed : expect + (double)A->multiplies;
+    if (*horizon < 1) *horizon = 1;
+    spira__row_stats none = {0};
+    const spira__row_stats *st = &none;
+    *ms = 0;
+    /* the CPU backend's rule reads no statistics: none are gathered for it */
+    if (cuda) SPIRA__TRY(cached_stats(A, &st, ms));
+    /* cuSPARSE's kernel loads at a process's first multiply with it (cost.c) */
+    int (*const ran)(int, spira_dtype) = SPIRA__GPU(spira__cusparse_spmv_ran);
+    const int cusparse_cold = cuda && ran && !ran(ctx->device, A->csr.dtype);
+    unsigned built = 0, cold = 0;
+    for (int i = 0; candidates[i]; i++) {
+        built |= (unsigned)spira__spmv_plan_cached(A, candidates[i]) << i;
+        cold |= (unsigned)(cusparse_cold && !strcmp(candidates[i], "cusparse")) << i;
+    }
+    const size_t vs = A->csr.dtype == SPIRA_R32 ? 4 : 8;
+    *name = spira__auto_rule(st, cuda, vs, *horizon, built, cold, why, len);
+    return SPIRA_OK;
+}
+
+const char *spira__auto_foresee(spira_matrix A, double expect)
+{
+    if (!A->autosel.on) return NULL;
+    long fixed;
+    double horizon, ms;
+    char why[sizeof A->format_reason];
+    const char *name;
+    if (rule(A, expect, &fixed, &horizon, &ms, &name, why, sizeof why) != SPIRA_OK) {
+        A->ctx->err[0] = '\0'; /* a forecast, no one's error */
+        return NULL;
+    }
+    A->select_ms += ms;
+    return name;
 }
 
 /* Choose A's format by the model for the multiplies the caller expects (expect, described
@@ -285,7 +323,6 @@ static int plan_cached(spira_matrix A, const char *format)
  * worst about twice its cost in all. */
 static spira_status decide(spira_matrix A, double expect, const char *source)
 {
-    spira_context ctx = A->ctx;
     char dflt[96];
     if (!source) { /* nobody said */
         snprintf(dflt, sizeof dflt, "%d by default (no caller said how many: weighed again "
@@ -293,27 +330,10 @@ static spira_status decide(spira_matrix A, double expect, const char *source)
         source = dflt;
     }
     long fixed;
-    SPIRA__TRY(spira__opt_long(ctx, A->autosel.opts, "expected_multiplies", 0, &fixed));
-    const int cuda = ctx->backend == SPIRA_BACKEND_CUDA;
-    double horizon = fixed > 0 ? (double)fixed : expect + (double)A->multiplies;
-    if (horizon < 1) horizon = 1;
-    spira__row_stats none = {0};
-    const spira__row_stats *st = &none;
-    double ms = 0;
-    /* the CPU backend's rule reads no statistics: none are gathered for it */
-    if (cuda) SPIRA__TRY(cached_stats(A, &st, &ms));
-    /* cuSPARSE's kernel loads at a process's first multiply with it (cost.c) */
-    int (*const ran)(int, spira_dtype) = SPIRA__GPU(spira__cusparse_spmv_ran);
-    const int cusparse_cold = cuda && ran && !ran(ctx->device, A->csr.dtype);
-    unsigned built = 0, cold = 0;
-    for (int i = 0; candidates[i]; i++) {
-        built |= (unsigned)plan_cached(A, candidates[i]) << i;
-        cold |= (unsigned)(cusparse_cold && !strcmp(candidates[i], "cusparse")) << i;
-    }
+    double horizon, ms;
     char why[sizeof A->format_reason - 128];
-    const size_t vs = A->csr.dtype == SPIRA_R32 ? 4 : 8;
-    /* a plan the choice leaves stays cached: a caller may hold it, and coming back is free */
-    const char *name = spira__auto_rule(st, cuda, vs, horizon, built, cold, why, sizeof why);
+    const char *name;
+    SPIRA__TRY(rule(A, expect, &fixed, &horizon, &ms, &name, why, sizeof why));
     if (strcmp(name, A->format) != 0 || A->format_opts[0]) { /* a new choice: counted anew */
         A->autosel.since = A->multiplies;
         A->autosel.solve_ms = 0;
@@ -366,6 +386,14 @@ spira_status spira__spmv_plan_said(spira_matrix A, double expect, const char *so
 spira_status spira__spmv_plan_expect(spira_matrix A, double expect, spira__spmv_plan **plan)
 {
     return spira__spmv_plan_said(A, expect, NULL, plan);
+}
+
+void spira__auto_note(spira_matrix A, const char *note)
+{
+    const size_t at = A->autosel.reason_len, len = sizeof A->format_reason;
+    if (!A->autosel.on || !note[0] || at + 1 >= len) return;
+    const int n = snprintf(A->format_reason + at, len - at, "; %s", note);
+    A->autosel.reason_len = n > 0 && at + (size_t)n < len ? at + (size_t)n : len - 1;
 }
 
 void spira__spmv_account(spira_matrix A, double solve_ms)

@@ -49,6 +49,14 @@ typedef struct {
  * which the choice for them bounds by that format's setup. */
 #define SPIRA__AUTO_STAGE 32
 
+/* The format auto would choose for A over expect more multiplies (and those made), A's
+ * choice left as it is: what a staged solve builds beside its first multiplies (solvers/
+ * solve.c, background.h). NULL when A's format is not auto's. */
+const char *spira__auto_foresee(spira_matrix A, double expect);
+
+/* "; note" after A's format_reason (auto's choice), before what spira__spmv_account adds. */
+void spira__auto_note(spira_matrix A, const char *note);
+
 /* beyond this many possible diagonals (nrows + ncols - 1) they are not counted (dia_fill is
  * infinite): such a matrix is not banded enough for DIA anyway unless it is huge, and the
  * flags would be */

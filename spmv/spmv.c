@@ -194,6 +194,23 @@ static void plan_key(spira_matrix A, char *key, size_t len)
     snprintf(key, len, "spmv:%s:%s", spira__matrix_format(A), A->format_opts);
 }
 
+int spira__spmv_plan_cached(spira_matrix A, const char *format)
+{
+    char key[sizeof A->cache->key];
+    snprintf(key, sizeof key, "spmv:%s:", format);
+    return spira__matrix_cache_find(A, key) != NULL;
+}
+
+spira_status spira__spmv_plan_adopt(spira_matrix A, spira__spmv_plan *p)
+{
+    char key[sizeof A->cache->key];
+    snprintf(key, sizeof key, "spmv:%s:", p->fmt->name);
+    p->ctx = A->ctx;
+    p->multiplies = &A->multiplies;
+    return spira__matrix_cache_put(A, key, p, spira__plan_destroy, p->convert_ms + p->upload_ms,
+                                   NULL);
+}
+
 spira_status spira_matrix_get_info(spira_matrix A, spira_matrix_info *info)
 {
     if (!A || !info) return SPIRA_ERR_INVALID_ARG;

@@ -53,6 +53,13 @@ void spira__plan_destroy(void *plan); /* NULL is fine */
 /* What p cost and holds, as spira_matrix_plan_info and spira_gf2_matrix_plan_info give it. */
 void spira__plan_info(const spira__spmv_plan *p, spira_plan_info *info);
 
+/* Whether A caches a plan of format with no options. */
+int spira__spmv_plan_cached(spira_matrix A, const char *format);
+/* Put p, a plan of A's built on another context of A's device (background.h), into A's
+ * cache as its format's plan with no options, to be applied on A's context; p is A's
+ * cache's from then on, destroyed on failure too. */
+spira_status spira__spmv_plan_adopt(spira_matrix A, spira__spmv_plan *p);
+
 /* A's canonical CSR on the device, uploaded at the first call and cached in A for every
  * plan built from it (the CSR family borrows it, the GPU conversions read it). *upload_ms
  * (NULL: not asked) what uploading took, given once, to the first caller that asks: the

@@ -1057,6 +1057,16 @@ START_TEST(gpu_two_threads)
 }
 END_TEST
 
+/* A plan built on the GPU on a thread and a stream of their own beside a staged CG (sell's,
+ * and auto's own forecast for the matrix) and taken at its second look: right, the same
+ * iterates on fresh matrices, a failed build reported and not the solve's (test_threads.c) */
+START_TEST(gpu_plans_built_beside)
+{
+    tu_check_built_beside(gpu, "sell");
+    tu_check_built_beside(gpu, "ell");
+}
+END_TEST
+
 /* a monitor that counts its calls */
 static int count_monitor(int it, double rnorm, void *data)
 {
@@ -1289,6 +1299,7 @@ int main(void)
     tcase_add_test(tc, gpu_matrix_beyond_free_memory);
     tcase_add_loop_test(tc, gpu_nth_allocation_fails, 0, 4);
     tcase_add_test(tc, gpu_two_threads);
+    tcase_add_test(tc, gpu_plans_built_beside);
     tcase_add_test(tc, gpu_bitwise_reproducible);
     tcase_add_test(tc, gpu_small_solves_on_host);
     add_case(s, tc);

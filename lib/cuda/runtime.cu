@@ -120,21 +120,23 @@ extern "C" spira_status spira__cuda_init(spira_context ctx)
         return spira__error(ctx, SPIRA_ERR_DEVICE, "CUDA device %d requested, %d present",
                             ctx->device, n);
     SPIRA__CUDA(ctx, cudaSetDevice(ctx->device));
-    cudaDeviceProp p;
-    SPIRA__CUDA(ctx, cudaGetDeviceProperties(&p, ctx->device));
-    snprintf(ctx->device_name, sizeof ctx->device_name, "%s (device %d, sm_%d%d)", p.name,
-             ctx->device, p.major, p.minor);
+    if (!ctx->lite) { /* a builder's name and budget are its parent's */
+        cudaDeviceProp p;
+        SPIRA__CUDA(ctx, cudaGetDeviceProperties(&p, ctx->device));
+        snprintf(ctx->device_name, sizeof ctx->device_name, "%s (device %d, sm_%d%d)", p.name,
+                 ctx->device, p.major, p.minor);
+    }
     spira_cuda_ctx *c = (spira_cuda_ctx *)spira__calloc(1, sizeof *c);
     if (!c) return spira__nomem(ctx, "CUDA context", sizeof *c);
     ctx->cuda = c;
     spira_status s = spira__cuda_status(ctx, cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
                                         "cudaStreamCreate", __FILE__, __LINE__);
-    if (s == SPIRA_OK)
+    if (s == SPIRA_OK && !ctx->lite)
         s = spira__cublas_status(ctx, cublasCreate(&c->cublas), "cublasCreate", __FILE__, __LINE__);
-    if (s == SPIRA_OK)
+    if (s == SPIRA_OK && !ctx->lite)
         s = spira__cublas_status(ctx, cublasSetStream(c->cublas, c->stream), "cublasSetStream",
                                  __FILE__, __LINE__);
-    if (s == SPIRA_OK && ctx->deterministic)
+    if (s == SPIRA_OK && !ctx->lite && ctx->deterministic)
         s = spira__cublas_status(ctx, cublasSetAtomicsMode(c->cublas, CUBLAS_ATOMICS_NOT_ALLOWED),
                                  "cublasSetAtomicsMode", __FILE__, __LINE__);
     if (s == SPIRA_OK)
@@ -146,9 +148,9 @@ extern "C" spira_status spira__cuda_init(spira_context ctx)
                                __FILE__, __LINE__);
         ctx->device_budget = free_b;
     }
-    if (s == SPIRA_OK) stage_init(c);
+    if (s == SPIRA_OK && !ctx->lite) stage_init(c);
     if (s == SPIRA_OK) pool_init(ctx, c);
-    if (s == SPIRA_OK) c->preload = spira__cuda_preload_start(ctx->device);
+    if (s == SPIRA_OK && !ctx->lite) c->preload = spira__cuda_preload_start(ctx->device);
     if (s != SPIRA_OK) spira__cuda_fini(ctx);
     return s;
 }
@@ -196,13 +198,14 @@ extern "C" spira_status spira__cuda_stream_swap(spira_context ctx, void *stream,
     spira_cuda_ctx *c = ctx->cuda;
     cudaStream_t st = (cudaStream_t)stream;
     *old = c->stream;
-    spira_status s = spira__cublas_status(ctx, cublasSetStream(c->cublas, st), "cublasSetStream",
-                                          __FILE__, __LINE__);
+    spira_status s = c->cublas ? spira__cublas_status(ctx, cublasSetStream(c->cublas, st),
+                                                      "cublasSetStream", __FILE__, __LINE__)
+                               : SPIRA_OK; /* a builder has none */
     if (s == SPIRA_OK && c->cusparse)
         s = spira__cusparse_status(ctx, cusparseSetStream(c->cusparse, st), "cusparseSetStream",
                                    __FILE__, __LINE__);
     if (s != SPIRA_OK) { /* all or nothing: the handles back on the stream they had */
-        cublasSetStream(c->cublas, c->stream);
+        if (c->cublas) cublasSetStream(c->cublas, c->stream);
         return s;
     }
     c->stream = st;

@@ -1,0 +1,40 @@
+/*
+ * background.h - a plan built beside a solve: issue 13's "a solve starts iterating at once
+ * while the chosen format is built on a second stream". A staged solve (solvers/solve.c)
+ * starts iterating on the plan chosen for its first SPIRA__AUTO_STAGE multiplies; the format
+ * its expected multiplies would choose is built meanwhile by a thread of its own, on a
+ * context of its own (the same device, its own stream: spira__context_builder), from A's
+ * device CSR. The solve takes it at its second look, where the plan is in A's cache and
+ * costs auto no setup, so the switch stays at the same iteration (the iterates the same
+ * run to run); if the build is not done there the solve waits for it, and a solve that
+ * ends before its second look waits at its end. A build that fails is nobody's error: the
+ * solve goes on as without it, and the note says why.
+ */
+#ifndef SPIRA_SPMV_BACKGROUND_H
+#define SPIRA_SPMV_BACKGROUND_H
+
+#include "spmv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct spira__plan_job spira__plan_job;
+
+/* Start building format's plan of A (empty options) beside the caller's work. *job NULL
+ * (and SPIRA_OK) when there is nothing to build beside it: the format has no conversion
+ * that can run apart (the CSR family borrows A's CSR; cuSPARSE and SURAA hold handles of
+ * the context's), its plan is cached already, or no thread could be had. A's CSR and its
+ * device copy are read by the thread until spira__plan_job_finish: A must not change or go
+ * before it. An error is a failure to prepare it (no memory), told in A's context. */
+spira_status spira__plan_job_start(spira_matrix A, const char *format, spira__plan_job **job);
+
+/* Wait for the job (*wait_ms: how long), put its plan into A's cache if it was built
+ * (returns 1), and free the job; note gets one line for format_reason: what was built and
+ * in how long, or why not. */
+int spira__plan_job_finish(spira__plan_job *job, double *wait_ms, char *note, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
