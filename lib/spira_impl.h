@@ -88,6 +88,7 @@ struct spira_context_s {
      * says (the CPU backend's rule never builds one). */
     int background;
     struct spira_context_s *builder;
+    struct spira__builder_start *builder_start; /* the thread making builder, until joined */
     const char *background_format;
     /* A builder's context (spira__context_builder): on the CUDA backend a stream and
      * scratch of its own, none of cuBLAS, the pinned staging buffers or the preload */
@@ -99,6 +100,12 @@ struct spira_context_s {
  * copy of it, so that another thread may run this while that one goes on): the same
  * backend, device and limits, lite (above). */
 spira_status spira__context_builder(const struct spira_context_s *like, spira_context *out);
+/* A CUDA context that may build beside its solves starts a thread that makes its builder
+ * when it is created (the making costs about a millisecond, paid while the caller reads its
+ * matrix); this joins that thread and keeps what it made in ctx->builder. Called before a
+ * solve's setup, whose CUDA graph capture must see no other thread's calls that could
+ * synchronize with it. */
+void spira__context_builder_settle(spira_context ctx);
 
 /* ctx itself on the CPU backend, else its CPU companion (made now if need be). */
 spira_status spira__context_host(spira_context ctx, spira_context *host);

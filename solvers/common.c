@@ -103,10 +103,29 @@ void spira__stage_take(spira__solve_env *e)
     e->stage.ms += wait_ms;
 }
 
+/* The format weighed again at iteration it for `left` more iterations (source says why),
+ * and the solve goes on with its plan; where it could not be built (no memory for it), with
+ * the plan it had. What building took is setup, not iterations. */
+static void choose_again(spira__solve_env *e, double left, const char *source)
+{
+    spira_matrix A = e->A;
+    char was[sizeof A->format];
+    snprintf(was, sizeof was, "%s", A->format);
+    const double t0 = spira__now_ms();
+    spira__spmv_plan *plan;
+    if (spira__spmv_plan_said(A, left * e->stage.per_it, source, &plan) == SPIRA_OK) {
+        e->plan = plan;
+    } else {
+        snprintf(A->format, sizeof A->format, "%s", was);
+        e->ctx->err[0] = '\0';
+    }
+    e->stage.ms += spira__now_ms() - t0;
+}
+
 /* auto's second look in a staged solve (solve.c's choose_plan), at iteration it: the
- * multiplies left at the rate the residual fell so far, and the format for them, whose plan
- * the solve goes on with; a plan built beside the first iterations is in A's cache by then,
- * free to take. */
+ * multiplies left at the rate the residual fell so far, and the format for them; a plan
+ * built beside the first iterations (waited for if need be) is in A's cache by then, free
+ * to take. */
 static void restage(spira__solve_env *e, int it)
 {
     e->stage.at = 0; /* once a solve */
@@ -130,18 +149,23 @@ static void restage(spira__solve_env *e, int it)
     snprintf(source, sizeof source, "%.0f predicted at iteration %d (%.0f iterations left at "
              "the rate its residual fell so far%s%s)", left * e->stage.per_it, it, left,
              e->stage.note[0] ? "; " : "", e->stage.note);
-    spira_matrix A = e->A;
-    char was[sizeof A->format];
-    snprintf(was, sizeof was, "%s", A->format);
-    const double t0 = spira__now_ms();
-    spira__spmv_plan *plan;
-    if (spira__spmv_plan_said(A, left * e->stage.per_it, source, &plan) == SPIRA_OK) {
-        e->plan = plan;
-    } else { /* a faster layout that could not be built (no memory for it): go on as before */
-        snprintf(A->format, sizeof A->format, "%s", was);
-        e->ctx->err[0] = '\0';
-    }
-    e->stage.ms += spira__now_ms() - t0;
+    choose_again(e, left, source);
+}
+
+/* The plan built beside the solve is ready at iteration it, before the second look: the
+ * format weighed again at once, for the iterations the solve's expectation leaves, with that
+ * plan free to take; this is the second look (none follows). */
+static void switch_early(spira__solve_env *e, int it)
+{
+    e->stage.at = 0;
+    spira__stage_take(e);
+    double left = e->stage.expect - it;
+    if (left < 1) left = 1;
+    char source[160 + sizeof e->stage.note];
+    snprintf(source, sizeof source, "%.0f expected at iteration %d (%.0f of the %.0f iterations "
+             "expected left; %s)", left * e->stage.per_it, it, left, e->stage.expect,
+             e->stage.note);
+    choose_again(e, left, source);
 }
 
 int spira__check(spira__solve_env *e, int it, double rnorm)
@@ -196,6 +220,7 @@ int spira__check(spira__solve_env *e, int it, double rnorm)
         double *low = &e->stage.low[2 * it > e->stage.at];
         if (rnorm < *low) *low = rnorm;
         if (it >= e->stage.at) restage(e, it);
+        else if (e->stage.job && spira__plan_job_done(e->stage.job)) switch_early(e, it);
     }
     return 0;
 }

@@ -120,18 +120,19 @@ static spira_status choose_plan(spira_solver S, spira__spmv_plan **plan)
 }
 
 /* In a staged solve, the plan of the format its expected multiplies choose, started on a
- * thread of its own beside the first iterations (background.h), for the second look to find
- * built; where that format is the first stage's, or built already, nothing. After the
- * setup: its CUDA graph is captured by then. */
+ * thread of its own beside the first iterations (background.h), switched to once built;
+ * where that format is the first stage's, or built already, nothing. After the setup: its
+ * CUDA graph is captured by then. */
 static void stage_beside(spira_solver S)
 {
     spira__solve_env *e = &S->e;
     e->stage.job = NULL;
     e->stage.note[0] = '\0';
     if (!e->stage.at || !e->ctx->background) return;
+    e->stage.expect = expected_iterations(S);
     const char *f = e->ctx->background_format
                         ? e->ctx->background_format
-                        : spira__auto_foresee(e->A, expected_iterations(S) * e->stage.per_it);
+                        : spira__auto_foresee(e->A, e->stage.expect * e->stage.per_it);
     if (!f || !strcmp(f, e->A->format)) return;
     if (spira__plan_job_start(e->A, f, &e->stage.job) != SPIRA_OK) {
         e->stage.job = NULL; /* no memory for it: the solve goes on without */
@@ -162,6 +163,7 @@ static spira_status setup(spira_solver S)
     const spira__solver *t = e->type;
     spira_matrix A = e->A;
     double t0 = spira__now_ms();
+    spira__context_builder_settle(e->ctx); /* no other thread beside the graph's capture */
     spira_status s = choose_plan(S, &e->plan);
     if (s == SPIRA_OK)
         s = spira__precond_create(t->has_own_precond ? t->own_precond : S->o.precond, &S->o, A,

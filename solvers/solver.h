@@ -92,11 +92,11 @@ typedef struct {
      * the convergence so far predicts, per_it an
      * iteration; low[h] the least ||r|| of iterations 1..at/2 (h = 0) and after (h = 1), ms
      * what building a new plan took (setup, not iterations); job the plan of the format the
-     * expected multiplies choose, built meanwhile beside the solve (background.h; NULL:
-     * none, or taken), and note what became of it */
+     * expect(ed) iterations choose, built meanwhile beside the solve (background.h; NULL:
+     * none, or taken: the solve switches once it is done), and note what became of it */
     struct {
         int at;
-        double per_it, low[2], ms;
+        double per_it, low[2], ms, expect;
         struct spira__plan_job *job;
         char note[160];
     } stage;

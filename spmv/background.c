@@ -14,6 +14,7 @@
 #include "spira_impl.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,7 +30,8 @@ struct spira__plan_job {
     spira__spmv_plan *plan;
     spira_status status;
     char err[256];
-    double ms; /* the thread's own time: the builder's making (the first job) and the build */
+    double ms; /* the thread's own time: the builder's making (if it had to) and the build */
+    atomic_int done; /* set last by the thread: the results are there to join */
 };
 
 /* What the thread runs. Every CUDA call of this thread goes to the builder's device, made
@@ -47,7 +49,13 @@ static void *build(void *arg)
                  j->builder && j->builder->err[0] ? j->builder->err : spira_status_name(s));
     j->status = s;
     j->ms = spira__now_ms() - t0;
+    atomic_store(&j->done, 1);
     return NULL;
+}
+
+int spira__plan_job_done(const spira__plan_job *job)
+{
+    return atomic_load(&((spira__plan_job *)job)->done);
 }
 
 /* Whether format f's plan can be built on another context and used on A's: a conversion of
@@ -79,6 +87,8 @@ spira_status spira__plan_job_start(spira_matrix A, const char *format, spira__pl
     j->f = f;
     j->dA = dA;
     j->like = *ctx;
+    atomic_init(&j->done, 0);
+    spira__context_builder_settle(ctx);
     j->builder = ctx->builder;
     ctx->builder = NULL;
     if (pthread_create(&j->thread, NULL, build, j) != 0) { /* none: the solve goes on alone */

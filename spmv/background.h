@@ -4,11 +4,13 @@
  * starts iterating on the plan chosen for its first SPIRA__AUTO_STAGE multiplies; the format
  * its expected multiplies would choose is built meanwhile by a thread of its own, on a
  * context of its own (the same device, its own stream: spira__context_builder), from A's
- * device CSR. The solve takes it at its second look, where the plan is in A's cache and
- * costs auto no setup, so the switch stays at the same iteration (the iterates the same
- * run to run); if the build is not done there the solve waits for it, and a solve that
- * ends before its second look waits at its end. A build that fails is nobody's error: the
- * solve goes on as without it, and the note says why.
+ * device CSR. The solve looks at every check whether the build is done (at every batch of
+ * CG's graph), and once it is, weighs the format again with that plan in A's cache, where
+ * it costs auto no setup: so it switches as soon as the plan is ready, at an iteration that
+ * depends on the timing (a context made deterministic stages nothing, and makes its choice
+ * up front). Where the build is not done by the staged second look, the solve waits for it
+ * there; a solve that ends first waits at its end. A build that fails is nobody's error:
+ * the solve goes on as without it, and the note says why.
  */
 #ifndef SPIRA_SPMV_BACKGROUND_H
 #define SPIRA_SPMV_BACKGROUND_H
@@ -28,6 +30,9 @@ typedef struct spira__plan_job spira__plan_job;
  * device copy are read by the thread until spira__plan_job_finish: A must not change or go
  * before it. An error is a failure to prepare it (no memory), told in A's context. */
 spira_status spira__plan_job_start(spira_matrix A, const char *format, spira__plan_job **job);
+
+/* Whether the job's thread has finished (then spira__plan_job_finish does not wait). */
+int spira__plan_job_done(const spira__plan_job *job);
 
 /* Wait for the job (*wait_ms: how long), put its plan into A's cache if it was built
  * (returns 1), and free the job; note gets one line for format_reason: what was built and

@@ -1058,8 +1058,8 @@ START_TEST(gpu_two_threads)
 END_TEST
 
 /* A plan built on the GPU on a thread and a stream of their own beside a staged CG (sell's,
- * and auto's own forecast for the matrix) and taken at its second look: right, the same
- * iterates on fresh matrices, a failed build reported and not the solve's (test_threads.c) */
+ * ell's) and switched to once built: right, the answer as without it, a failed build
+ * reported and not the solve's, nothing leaked (test_threads.c) */
 START_TEST(gpu_plans_built_beside)
 {
     tu_check_built_beside(gpu, "sell");

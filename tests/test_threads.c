@@ -2,8 +2,8 @@
  * test_threads.c - two threads, each with its own context, solving different systems at
  * once give the answers each gives alone. (One context is not to be shared between
  * threads without a lock; two contexts are independent.) And a plan built on a thread of
- * its own beside a solve (spmv/background.h): taken at the solve's second look, the same
- * iterates run to run, a failed build nobody's error, nothing leaked.
+ * its own beside a solve (spmv/background.h): taken once built, the answer as without it,
+ * a failed build nobody's error, nothing leaked.
  */
 #include "testutil.h"
 
@@ -99,7 +99,7 @@ void tu_check_built_beside(spira_context ctx, const char *format)
     double *alone = cg_ones(A, reason, sizeof reason);
     ck_assert_ptr_null(strstr(reason, "beside"));
     spira_matrix_destroy(A);
-    /* with, twice on fresh matrices: the same iterates each time */
+    /* with, twice on fresh matrices */
     ctx->background = 1;
     ctx->background_format = format;
     double *with[2];
@@ -109,23 +109,25 @@ void tu_check_built_beside(spira_context ctx, const char *format)
         char built[64];
         snprintf(built, sizeof built, "; %s built beside the solve in ", format);
         ck_assert_msg(strstr(reason, built), "%s", reason);
-        ck_assert_msg(strstr(reason, " predicted at iteration 32 ("), "%s", reason);
+        /* switched once the plan was built, or at the second look if it was not by then */
+        ck_assert_msg(strstr(reason, " predicted at iteration 32 (") ||
+                          strstr(reason, " expected left; "), "%s", reason);
         ck_assert(spira__spmv_plan_cached(A, format));
         /* the adopted plan multiplies on A's context: A's own, and right */
         ck_assert_int_eq(spira_matrix_set_format(A, format, NULL), SPIRA_OK);
         ck_assert_int_gt(tu_check_format(ctx, A, format, NULL, "2-D Laplacian", tu_seed()), 0);
         spira_matrix_destroy(A);
     }
-    for (int32_t i = 0; i < n; i++) {
-        ck_assert_msg(memcmp(&with[0][i], &with[1][i], sizeof(double)) == 0, "x[%d] differs", i);
-        /* on the CPU the second look keeps csr-scalar: the same bits as alone; on the GPU
-         * it may take another plan, whose sums are ordered otherwise: both within the
-         * tolerance, 1e-8 of a matrix of condition about 6,000 */
-        if (ctx->backend == SPIRA_BACKEND_CPU)
-            ck_assert_msg(memcmp(&with[0][i], &alone[i], sizeof(double)) == 0, "x[%d]", i);
-        else
-            ck_assert_double_eq_tol(with[0][i], alone[i], 1e-3 * fabs(alone[i]));
-    }
+    /* on the CPU every look keeps csr-scalar: the same bits as alone; on the GPU the
+     * switch comes when the build is done, to a plan whose sums are ordered otherwise: each
+     * x within the tolerance's reach (1e-8 on a matrix of condition about 6,000) */
+    for (int k = 0; k < 2; k++)
+        for (int32_t i = 0; i < n; i++) {
+            if (ctx->backend == SPIRA_BACKEND_CPU)
+                ck_assert_msg(memcmp(&with[k][i], &alone[i], sizeof(double)) == 0, "x[%d]", i);
+            else
+                ck_assert_double_eq_tol(with[k][i], alone[i], 1e-3 * fabs(alone[i]));
+        }
     free(alone), free(with[0]), free(with[1]);
     /* a build that fails (dia refuses a band numbered at random) is nobody's error; a solve
      * that converges before its second look takes it at its end */

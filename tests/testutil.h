@@ -133,10 +133,10 @@ int tu_omp_threads(int n);
 /* Two threads with a context each solve at once and match their lone runs (test_threads.c). */
 void tu_check_two_threads(spira_backend backend);
 /* A staged CG on ctx builds `format` beside its first iterations (the test hook
- * ctx->background_format) and takes it at its second look: A caches it, the reason says so,
- * its multiply is right, x the same bits on two fresh matrices (and as without it on the
- * CPU, whose second look keeps csr-scalar); a build that fails is reported in the reason
- * and is not the solve's error; nothing leaks. */
+ * ctx->background_format) and takes it once built: A caches it, the reason says so, its
+ * multiply is right, x as without it (the same bits on the CPU, whose looks keep
+ * csr-scalar); a build that fails is reported in the reason and is not the solve's error;
+ * nothing leaks. */
 void tu_check_built_beside(spira_context ctx, const char *format);
 Suite *suite_pkt(void);
 Suite *suite_reorder(void);
