@@ -98,7 +98,7 @@ typedef struct {
         int at;
         double per_it, low[2], ms, expect;
         struct spira__plan_job *job;
-        char note[160];
+        char note[200];
     } stage;
 } spira__solve_env;
 

@@ -30,6 +30,7 @@ struct spira__plan_job {
     spira__spmv_plan *plan;
     spira_status status;
     char err[256];
+    double asked, started; /* when the job was started, and its thread (spira__now_ms) */
     double ms; /* the thread's own time: the builder's making (if it had to) and the build */
     atomic_int done; /* set last by the thread: the results are there to join */
 };
@@ -39,7 +40,7 @@ struct spira__plan_job {
 static void *build(void *arg)
 {
     spira__plan_job *j = (spira__plan_job *)arg;
-    const double t0 = spira__now_ms();
+    const double t0 = j->started = spira__now_ms();
     spira_status s = j->builder ? spira__context_activate(j->builder)
                                 : spira__context_builder(&j->like, &j->builder);
     if (s == SPIRA_OK)
@@ -91,6 +92,7 @@ spira_status spira__plan_job_start(spira_matrix A, const char *format, spira__pl
     spira__context_builder_settle(ctx);
     j->builder = ctx->builder;
     ctx->builder = NULL;
+    j->asked = spira__now_ms();
     if (pthread_create(&j->thread, NULL, build, j) != 0) { /* none: the solve goes on alone */
         ctx->builder = j->builder;
         spira__free(j);
@@ -116,8 +118,9 @@ int spira__plan_job_finish(spira__plan_job *j, double *wait_ms, char *note, size
         s = spira__spmv_plan_adopt(j->A, j->plan); /* destroys it on failure */
         if (s == SPIRA_OK) {
             adopted = 1;
-            snprintf(note, len, "%s built beside the solve in %.2f ms (conversion %.2f), waited "
-                     "%.2f ms for it", j->f->name, j->ms, build_ms, *wait_ms);
+            snprintf(note, len, "%s built beside the solve in %.2f ms (conversion %.2f, from "
+                     "%.2f ms after the solve began), waited %.2f ms for it", j->f->name, j->ms,
+                     build_ms, j->started - j->asked, *wait_ms);
         } else {
             snprintf(note, len, "%s built beside the solve, not kept: %s", j->f->name,
                      ctx->err);

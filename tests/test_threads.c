@@ -89,6 +89,11 @@ static double *cg_ones(spira_matrix A, char *reason, size_t len)
 
 void tu_check_built_beside(spira_context ctx, const char *format)
 {
+    /* the builder ctx may hold already (made with it) goes first, so that what the jobs
+     * make is what the end frees */
+    spira__context_builder_settle(ctx);
+    spira_context_destroy(ctx->builder);
+    ctx->builder = NULL;
     const long live = spira__alloc_live();
     const int32_t n = 10000;
     char reason[600];
