@@ -4,7 +4,6 @@
 #include "spira_impl.h"
 #include "cuda/gateway.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,44 +70,6 @@ static spira_status background_env(spira_context ctx)
                         env);
 }
 
-struct spira__builder_start {
-    pthread_t thread;
-    struct spira_context_s like; /* the new context's parent as it was made */
-    spira_context made;          /* NULL: it could not be made (a job makes one then) */
-};
-
-static void *make_builder(void *arg)
-{
-    struct spira__builder_start *b = (struct spira__builder_start *)arg;
-    if (spira__context_builder(&b->like, &b->made) != SPIRA_OK) b->made = NULL;
-    return NULL;
-}
-
-/* A new CUDA context's builder, made on a thread of its own; none where no thread can be
- * had (the first job then makes it). */
-static void start_builder(spira_context ctx)
-{
-    struct spira__builder_start *b = spira__calloc(1, sizeof *b);
-    if (!b) return;
-    b->like = *ctx;
-    if (pthread_create(&b->thread, NULL, make_builder, b) != 0) {
-        spira__free(b);
-        return;
-    }
-    ctx->builder_start = b;
-}
-
-void spira__context_builder_settle(spira_context ctx)
-{
-    struct spira__builder_start *b = ctx->builder_start;
-    if (!b) return;
-    pthread_join(b->thread, NULL);
-    ctx->builder_start = NULL;
-    if (ctx->builder) spira_context_destroy(b->made);
-    else ctx->builder = b->made;
-    spira__free(b);
-}
-
 spira_status spira_context_create(spira_context *out, const spira_context_opts *opts)
 {
     if (!out) return SPIRA_ERR_INVALID_ARG;
@@ -135,7 +96,7 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     ctx->chosen = o.backend == SPIRA_BACKEND_AUTO;
     spira_status s = spira__cuda_init(ctx);
     if (s == SPIRA_OK) {
-        if (ctx->background) start_builder(ctx);
+        if (ctx->background) spira__worker_start(ctx); /* none: the first build makes it */
         return SPIRA_OK;
     }
     ctx->backend = SPIRA_BACKEND_CPU;
@@ -201,8 +162,7 @@ void spira_context_destroy(spira_context ctx)
 {
     if (!ctx) return;
     spira_context_destroy(ctx->host);
-    spira__context_builder_settle(ctx);
-    spira_context_destroy(ctx->builder);
+    spira__worker_stop(ctx);
     for (int d = 1; d < SPIRA__PARTS_MAX; d++) spira_context_destroy(ctx->part[d]);
     if (ctx->cuda) spira__cuda_fini(ctx);
     spira__free(ctx);

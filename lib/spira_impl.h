@@ -82,13 +82,12 @@ struct spira_context_s {
      * this one. part[0] stays NULL (this context is part 0). */
     struct spira_context_s *part[SPIRA__PARTS_MAX];
     /* Plans built beside a solve (spmv/background.c): whether a staged solve may build one
-     * (1, the default; 0: never, the environment variable SPIRA_BACKGROUND=0), the context
-     * they are built in (made by the first build's thread, kept here between builds,
-     * destroyed with this one) and, as a test hook, a format to build whatever auto's rule
-     * says (the CPU backend's rule never builds one). */
+     * (the environment variable SPIRA_BACKGROUND), the worker thread that builds them on a
+     * context of its own (lib/worker.c; made with a CUDA context that may build, or at the
+     * first build, stopped with this one) and, as a test hook, a format to build whatever
+     * auto's rule says (the CPU backend's rule never builds one). */
     int background;
-    struct spira_context_s *builder;
-    struct spira__builder_start *builder_start; /* the thread making builder, until joined */
+    struct spira__worker *worker;
     const char *background_format;
     /* A builder's context (spira__context_builder): on the CUDA backend a stream and
      * scratch of its own, none of cuBLAS, the pinned staging buffers or the preload */
@@ -100,12 +99,18 @@ struct spira_context_s {
  * copy of it, so that another thread may run this while that one goes on): the same
  * backend, device and limits, lite (above). */
 spira_status spira__context_builder(const struct spira_context_s *like, spira_context *out);
-/* A CUDA context that may build beside its solves starts a thread that makes its builder
- * when it is created (the making costs about a millisecond, paid while the caller reads its
- * matrix); this joins that thread and keeps what it made in ctx->builder. Called before a
- * solve's setup, whose CUDA graph capture must see no other thread's calls that could
- * synchronize with it. */
-void spira__context_builder_settle(spira_context ctx);
+/* ctx's worker (lib/worker.c): a thread of its own that makes a builder like ctx, then runs
+ * the tasks handed to it, one at a time, each with that builder (NULL where it could not be
+ * made). start: made now if need be (1), or no thread could be had (0). post: the task
+ * handed over once the worker is free (1), or no worker (0). wait: until the worker is free
+ * (the builder's making included): a solve waits before its setup, whose CUDA graph capture
+ * must see no other thread's calls that could synchronize with it. stop: the task under
+ * way finished, the builder destroyed, the thread joined. */
+int spira__worker_start(spira_context ctx);
+int spira__worker_post(spira_context ctx, void (*task)(void *arg, spira_context builder),
+                       void *arg);
+void spira__worker_wait(spira_context ctx);
+void spira__worker_stop(spira_context ctx);
 
 /* ctx itself on the CPU backend, else its CPU companion (made now if need be). */
 spira_status spira__context_host(spira_context ctx, spira_context *host);

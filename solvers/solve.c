@@ -163,7 +163,7 @@ static spira_status setup(spira_solver S)
     const spira__solver *t = e->type;
     spira_matrix A = e->A;
     double t0 = spira__now_ms();
-    spira__context_builder_settle(e->ctx); /* no other thread beside the graph's capture */
+    spira__worker_wait(e->ctx); /* no other thread's calls beside the graph's capture */
     spira_status s = choose_plan(S, &e->plan);
     if (s == SPIRA_OK)
         s = spira__precond_create(t->has_own_precond ? t->own_precond : S->o.precond, &S->o, A,

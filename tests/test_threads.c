@@ -89,11 +89,9 @@ static double *cg_ones(spira_matrix A, char *reason, size_t len)
 
 void tu_check_built_beside(spira_context ctx, const char *format)
 {
-    /* the builder ctx may hold already (made with it) goes first, so that what the jobs
-     * make is what the end frees */
-    spira__context_builder_settle(ctx);
-    spira_context_destroy(ctx->builder);
-    ctx->builder = NULL;
+    /* the worker ctx may have (made with it) goes first, so that what the jobs make is what
+     * the end frees */
+    spira__worker_stop(ctx);
     const long live = spira__alloc_live();
     const int32_t n = 10000;
     char reason[600];
@@ -144,10 +142,8 @@ void tu_check_built_beside(spira_context ctx, const char *format)
     ck_assert(!spira__spmv_plan_cached(A, "dia"));
     spira_matrix_destroy(A);
     ctx->background_format = NULL;
-    /* the builder context stays with ctx until ctx goes: all else is freed */
-    spira_context b = ctx->builder;
-    ctx->builder = NULL;
-    spira_context_destroy(b);
+    /* the worker and its builder stay with ctx until ctx goes: all else is freed */
+    spira__worker_stop(ctx);
     ck_assert_int_eq(spira__alloc_live(), live);
 }
 
