@@ -55,15 +55,17 @@ static spira_status sanitize_env(spira_context ctx)
     return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_SANITIZE=\"%.64s\": want 0 or 1", env);
 }
 
-/* SPIRA_BACKGROUND (ctx->background): "0" builds no plan beside a solve; unset, empty or
- * "1", a staged solve may. */
+/* SPIRA_BACKGROUND (ctx->background): "1" lets a staged solve build the plan its expected
+ * multiplies choose beside its first iterations (spmv/background.h); unset, empty or "0",
+ * not: measured on the H200, the build beside CG ran 4-8 times longer than alone and slowed
+ * the iterations by more than it saved (bench/results/2026-11-28-session24). */
 static spira_status background_env(spira_context ctx)
 {
     const char *env = getenv("SPIRA_BACKGROUND");
-    ctx->background = 1;
-    if (!env || !*env || !strcmp(env, "1")) return SPIRA_OK;
-    if (!strcmp(env, "0")) {
-        ctx->background = 0;
+    ctx->background = 0;
+    if (!env || !*env || !strcmp(env, "0")) return SPIRA_OK;
+    if (!strcmp(env, "1")) {
+        ctx->background = 1;
         return SPIRA_OK;
     }
     return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_BACKGROUND=\"%.64s\": want 0 or 1",

@@ -2,15 +2,22 @@
  * background.h - a plan built beside a solve: issue 13's "a solve starts iterating at once
  * while the chosen format is built on a second stream". A staged solve (solvers/solve.c)
  * starts iterating on the plan chosen for its first SPIRA__AUTO_STAGE multiplies; the format
- * its expected multiplies would choose is built meanwhile by a thread of its own, on a
- * context of its own (the same device, its own stream: spira__context_builder), from A's
- * device CSR. The solve looks at every check whether the build is done (at every batch of
- * CG's graph), and once it is, weighs the format again with that plan in A's cache, where
- * it costs auto no setup: so it switches as soon as the plan is ready, at an iteration that
- * depends on the timing (a context made deterministic stages nothing, and makes its choice
- * up front). Where the build is not done by the staged second look, the solve waits for it
- * there; a solve that ends first waits at its end. A build that fails is nobody's error:
- * the solve goes on as without it, and the note says why.
+ * its expected multiplies would choose is built meanwhile by the context's worker thread
+ * (lib/worker.c), on a context of its own (the same device, its own stream of the greatest
+ * priority: spira__context_builder), from A's device CSR. The solve looks at every check
+ * whether the build is done (at every batch of CG's graph), and once it is, weighs the
+ * format again with that plan in A's cache, where it costs auto no setup: so it switches as
+ * soon as the plan is ready, at an iteration that depends on the timing (a context made
+ * deterministic stages nothing, and makes its choice up front). Where the build is not done
+ * by the staged second look, the solve waits for it there; a solve that ends first waits at
+ * its end. A build that fails is nobody's error: the solve goes on as without it, and the
+ * note says why.
+ *
+ * Off unless SPIRA_BACKGROUND=1 (ctx->background): on the H200, CG on the kNN Laplacian of
+ * 4 * 10^5 rows ran its iterations 1.2-4.7 ms slower beside sell's build, which itself took
+ * 3.8-6.1 ms there against 0.5-0.8 alone, where building it at the second look costs
+ * 0.5-0.8 ms (bench/results/2026-11-28-session24, call 5). Two threads' work on one device
+ * at once cost more than the build it was to hide.
  */
 #ifndef SPIRA_SPMV_BACKGROUND_H
 #define SPIRA_SPMV_BACKGROUND_H

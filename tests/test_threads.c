@@ -92,6 +92,7 @@ void tu_check_built_beside(spira_context ctx, const char *format)
     /* the worker ctx may have (made with it) goes first, so that what the jobs make is what
      * the end frees */
     spira__worker_stop(ctx);
+    const int was = ctx->background;
     const long live = spira__alloc_live();
     const int32_t n = 10000;
     char reason[600];
@@ -142,6 +143,7 @@ void tu_check_built_beside(spira_context ctx, const char *format)
     ck_assert(!spira__spmv_plan_cached(A, "dia"));
     spira_matrix_destroy(A);
     ctx->background_format = NULL;
+    ctx->background = was;
     /* the worker and its builder stay with ctx until ctx goes: all else is freed */
     spira__worker_stop(ctx);
     ck_assert_int_eq(spira__alloc_live(), live);
