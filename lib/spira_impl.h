@@ -82,10 +82,10 @@ struct spira_context_s {
      * this one. part[0] stays NULL (this context is part 0). */
     struct spira_context_s *part[SPIRA__PARTS_MAX];
     /* Plans built beside a solve (spmv/background.c): whether a staged solve may build one
-     * (the environment variable SPIRA_BACKGROUND=1; off by default), the worker thread that builds them on a
-     * context of its own (lib/worker.c; made with a CUDA context that may build, or at the
-     * first build, stopped with this one) and, as a test hook, a format to build whatever
-     * auto's rule says (the CPU backend's rule never builds one). */
+     * (the environment variable SPIRA_BACKGROUND=1; off by default), the worker thread that
+     * builds them on a context of its own (lib/worker.c; made with a CUDA context that may
+     * build, or at the first build, stopped with this one) and, as a test hook, a format to
+     * build whatever auto's rule says (the CPU backend's rule never builds one). */
     int background;
     struct spira__worker *worker;
     const char *background_format;

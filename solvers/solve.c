@@ -119,10 +119,10 @@ static spira_status choose_plan(spira_solver S, spira__spmv_plan **plan)
     return spira__spmv_plan_said(e->A, SPIRA__AUTO_STAGE, source, plan);
 }
 
-/* In a staged solve, the plan of the format its expected multiplies choose, started on a
- * thread of its own beside the first iterations (background.h), switched to once built;
- * where that format is the first stage's, or built already, nothing. After the setup: its
- * CUDA graph is captured by then. */
+/* In a staged solve with ctx->background, the plan of the format its expected multiplies
+ * choose, handed to the context's worker to build beside the first iterations
+ * (background.h) and switched to once built; where that format is the first stage's, or
+ * built already, nothing. After the setup: its CUDA graph is captured by then. */
 static void stage_beside(spira_solver S)
 {
     spira__solve_env *e = &S->e;

@@ -138,8 +138,8 @@ void tu_check_built_beside(spira_context ctx, const char *format)
     ctx->background_format = "dia";
     A = tu_scrambled_band(ctx, 4000, 3, 0, SPIRA_R64, tu_seed());
     free(cg_ones(A, reason, sizeof reason));
-    ck_assert_msg(strstr(reason, "dia not built beside the solve: ") && strstr(reason, "dia refuses"),
-                  "%s", reason);
+    ck_assert_msg(strstr(reason, "dia not built beside the solve: ") &&
+                      strstr(reason, "dia refuses"), "%s", reason);
     ck_assert(!spira__spmv_plan_cached(A, "dia"));
     spira_matrix_destroy(A);
     ctx->background_format = NULL;
