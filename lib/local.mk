@@ -1,4 +1,4 @@
-libspira_lib_la_SOURCES += lib/error.c lib/alloc.c lib/timing.c lib/threads.c lib/worker.c lib/context.c \
+libspira_lib_la_SOURCES += lib/error.c lib/alloc.c lib/timing.c lib/threads.c lib/context.c \
 	lib/csr.c lib/matrix.c lib/mm_lex.c lib/mmio_load.c lib/mmio_parse.c lib/mmio_fast.c lib/mmio_read.c lib/mmio_write.c \
 	lib/vector.c lib/blas.c lib/generate.c lib/gf2_block.c lib/options.c lib/reorder.c \
 	lib/devices.c

@@ -83,7 +83,7 @@ struct spira_context_s {
     struct spira_context_s *part[SPIRA__PARTS_MAX];
     /* Plans built beside a solve (spmv/background.c): whether a staged solve may build one
      * (the environment variable SPIRA_BACKGROUND=1; off by default), the worker thread that
-     * builds them on a context of its own (lib/worker.c; made with a CUDA context that may
+     * builds them on a context of its own (lib/context.c; made with a CUDA context that may
      * build, or at the first build, stopped with this one) and, as a test hook, a format to
      * build whatever auto's rule says (the CPU backend's rule never builds one). */
     int background;
@@ -99,7 +99,7 @@ struct spira_context_s {
  * copy of it, so that another thread may run this while that one goes on): the same
  * backend, device and limits, lite (above). */
 spira_status spira__context_builder(const struct spira_context_s *like, spira_context *out);
-/* ctx's worker (lib/worker.c): a thread of its own that makes a builder like ctx, then runs
+/* ctx's worker (lib/context.c): a thread of its own that makes a builder like ctx, then runs
  * the tasks handed to it, one at a time, each with that builder (NULL where it could not be
  * made). start: made now if need be (1), or no thread could be had (0). post: the task
  * handed over once the worker is free (1), or no worker (0). wait: until the worker is free

@@ -1,6 +1,6 @@
 /*
  * background.c - a plan built beside a solve (background.h) by the context's worker
- * (lib/worker.c), on the worker's builder context: the same device, its own stream (of the
+ * (lib/context.c), on the worker's builder context: the same device, its own stream (of the
  * greatest priority) and scratch. The caller hands the job over and goes on; the worker
  * sets the job's flag when it is done, and the caller touches what it made only after
  * waiting for the worker (spira__worker_wait), which orders the two threads' memory.

@@ -3,7 +3,7 @@
  * while the chosen format is built on a second stream". A staged solve (solvers/solve.c)
  * starts iterating on the plan chosen for its first SPIRA__AUTO_STAGE multiplies; the format
  * its expected multiplies would choose is built meanwhile by the context's worker thread
- * (lib/worker.c), on a context of its own (the same device, its own stream of the greatest
+ * (lib/context.c), on a context of its own (the same device, its own stream of the greatest
  * priority: spira__context_builder), from A's device CSR. The solve looks at every check
  * whether the build is done (at every batch of CG's graph), and once it is, weighs the
  * format again with that plan in A's cache, where it costs auto no setup: so it switches as
