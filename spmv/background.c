@@ -14,7 +14,6 @@
 
 struct spira__plan_job {
     spira_matrix A;               /* read only while the worker builds */
-    spira_context ctx;            /* A's */
     const spira__format *f;
     const spira__csr_dev *dA;     /* A's device CSR (NULL on the CPU backend) */
     /* the worker's results */
@@ -73,7 +72,6 @@ spira_status spira__plan_job_start(spira_matrix A, const char *format, spira__pl
     SPIRA__TRY(spira__alloc(ctx, (void **)&j, 1, sizeof *j, "a plan built beside the solve"));
     memset(j, 0, sizeof *j);
     j->A = A;
-    j->ctx = ctx;
     j->f = f;
     j->dA = dA;
     atomic_init(&j->done, 0);
@@ -86,19 +84,17 @@ spira_status spira__plan_job_start(spira_matrix A, const char *format, spira__pl
     return SPIRA_OK;
 }
 
-int spira__plan_job_finish(spira__plan_job *j, double *wait_ms, char *note, size_t len)
+void spira__plan_job_finish(spira__plan_job *j, double *wait_ms, char *note, size_t len)
 {
     const double t0 = spira__now_ms();
-    spira_context ctx = j->ctx;
+    spira_context ctx = j->A->ctx;
     spira__worker_wait(ctx);
     *wait_ms = spira__now_ms() - t0;
-    int adopted = 0;
     if (j->status != SPIRA_OK) {
         snprintf(note, len, "%s not built beside the solve: %s", j->f->name, j->err);
     } else {
         const double build_ms = j->plan->convert_ms + j->plan->upload_ms;
         if (spira__spmv_plan_adopt(j->A, j->plan) == SPIRA_OK) { /* destroyed if not */
-            adopted = 1;
             snprintf(note, len, "%s built beside the solve in %.2f ms (conversion %.2f, begun "
                      "%.2f ms after it was asked for), waited %.2f ms for it", j->f->name, j->ms,
                      build_ms, j->started - j->asked, *wait_ms);
@@ -109,5 +105,4 @@ int spira__plan_job_finish(spira__plan_job *j, double *wait_ms, char *note, size
         }
     }
     spira__free(j);
-    return adopted;
 }

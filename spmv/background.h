@@ -41,10 +41,10 @@ spira_status spira__plan_job_start(spira_matrix A, const char *format, spira__pl
 /* Whether the job's thread has finished (then spira__plan_job_finish does not wait). */
 int spira__plan_job_done(const spira__plan_job *job);
 
-/* Wait for the job (*wait_ms: how long), put its plan into A's cache if it was built
- * (returns 1), and free the job; note gets one line for format_reason: what was built and
- * in how long, or why not. */
-int spira__plan_job_finish(spira__plan_job *job, double *wait_ms, char *note, size_t len);
+/* Wait for the job (*wait_ms: how long), put its plan into A's cache if it was built, and
+ * free the job; note gets one line for format_reason: what was built and in how long, or
+ * why not. */
+void spira__plan_job_finish(spira__plan_job *job, double *wait_ms, char *note, size_t len);
 
 #ifdef __cplusplus
 }

@@ -189,22 +189,28 @@ const char *spira__matrix_format(spira_matrix A)
     return A->format;
 }
 
+/* the cache key of a plan of format with options opts */
+static void format_key(const char *format, const char *opts, char *key, size_t len)
+{
+    snprintf(key, len, "spmv:%s:%s", format, opts);
+}
+
 static void plan_key(spira_matrix A, char *key, size_t len)
 {
-    snprintf(key, len, "spmv:%s:%s", spira__matrix_format(A), A->format_opts);
+    format_key(spira__matrix_format(A), A->format_opts, key, len);
 }
 
 int spira__spmv_plan_cached(spira_matrix A, const char *format)
 {
     char key[sizeof A->cache->key];
-    snprintf(key, sizeof key, "spmv:%s:", format);
+    format_key(format, "", key, sizeof key);
     return spira__matrix_cache_find(A, key) != NULL;
 }
 
 spira_status spira__spmv_plan_adopt(spira_matrix A, spira__spmv_plan *p)
 {
     char key[sizeof A->cache->key];
-    snprintf(key, sizeof key, "spmv:%s:", p->fmt->name);
+    format_key(p->fmt->name, "", key, sizeof key);
     p->ctx = A->ctx;
     p->multiplies = &A->multiplies;
     return spira__matrix_cache_put(A, key, p, spira__plan_destroy, p->convert_ms + p->upload_ms,
