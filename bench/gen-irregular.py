@@ -197,7 +197,9 @@ def knn(path, npts, k=10):
           "kNN-graph Laplacian, %d points, k = %d, + diag(s)" % (npts, k))
 
 
-def circuit(path, n, dense=40):
+def circuit(path, n, dense=40, dense_rows=True, dense_cols=True):
+    """The circuit-like matrix; without its dense rows or columns (the same draws, those
+    entries left out) for bench/circuit-parts.py's decomposition."""
     rng = np.random.default_rng(1000000)
     length = max(1, n // 10)
     near = rng.integers(2, 6, n)            # 2-5 off-diagonals + the diagonal
@@ -206,10 +208,11 @@ def circuit(path, n, dense=40):
     c = np.clip(r + off, 0, n - 1)
     drows = rng.choice(n, dense, replace=False)
     dcols = rng.choice(n, dense, replace=False)
+    part = np.repeat([0, 1, 2], [len(r), dense * length, dense * length])
     r = np.concatenate((r, np.repeat(drows, length), rng.integers(0, n, dense * length)))
     c = np.concatenate((c, rng.integers(0, n, dense * length), np.repeat(dcols, length)))
     v = rng.integers(1, 1001, len(r)) * rng.choice([-1, 1], len(r))
-    keep = r != c
+    keep = (r != c) & ((part != 1) | dense_rows) & ((part != 2) | dense_cols)
     r, c, v = unique_pairs(n, r[keep], c[keep], v[keep])
     rowsum = np.bincount(r, weights=np.abs(v), minlength=n).astype(np.int64)
     diag = (rowsum * 11 + 9) // 10 + 1000  # >= 1.1x the rest of the row, and >= 1
