@@ -71,9 +71,7 @@ struct sell_dev {
     /* long rows [block_first, block_end) are taken a block each, not as warp chunks
      * (slice_plan: a matrix of few slices, rows of 2 to kWarps chunks) */
     int32_t block_first, block_end;
-    int4 *chunk;           /* nlong_items: a chunk's entries [x, y), its row's first chunk
-                              z and the row's chunk count w (long_chunks reads all four in
-                              one load instead of a row's offsets after its number) */
+    int32_t *long_item;    /* nlong + 1: a long row's first chunk */
     int32_t *item_long;    /* nlong_items: the long row a chunk belongs to */
     void *long_partial;    /* nlong_items chunk sums */
     unsigned *ticket;      /* nlong: a row's chunks done this multiply (back to 0 after) */
@@ -170,8 +168,7 @@ __global__ void __launch_bounds__(kSellBlock)
 /* What the long rows' multiply reads (long_chunks, long_block_rows). */
 template <typename T> struct long_rows_args {
     int nitems, sliced;
-    const int *long_ptr, *item_long, *perm, *cols;
-    const int4 *chunk;
+    const int *long_ptr, *long_item, *item_long, *perm, *cols;
     const T *vals, *x;
     T *partial;
     unsigned *ticket;
@@ -189,32 +186,14 @@ template <typename T> __device__ __forceinline__ T warp_tree(T sum)
 }
 
 /* The sum of the long rows' entries [begin, stop), lane l taking every 32nd from begin + l
- * (consecutive addresses, read once: evict first), then the warp's tree. A whole chunk's
- * loads are all issued before the first product, so that a chunk costs one round of
- * matrix loads and one of gathers: with the loop's unrolling by 4 it was two of each, and
- * the dense rows of the circuit matrix ran at half the stream rate (session 25, call 1).
- * Either way lane l adds its entries in the same order: the same bits. */
+ * (consecutive addresses, read once: evict first), then the warp's tree. */
 template <typename T>
 __device__ __forceinline__ T chunk_sum(const long_rows_args<T> &a, int begin, int stop)
 {
-    constexpr int kSteps = kLongChunk / 32;
-    const int lane = (int)(threadIdx.x & 31u);
     T sum = 0;
-    if (stop - begin == kLongChunk) {
-        int c[kSteps];
-        T v[kSteps];
-#pragma unroll
-        for (int k = 0; k < kSteps; k++) {
-            c[k] = __ldcs(&a.cols[begin + lane + 32 * k]);
-            v[k] = __ldcs(&a.vals[begin + lane + 32 * k]);
-        }
-#pragma unroll
-        for (int k = 0; k < kSteps; k++) sum += v[k] * __ldg(&a.x[c[k]]);
-    } else {
 #pragma unroll 4
-        for (int at = begin + lane; at < stop; at += 32)
-            sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
-    }
+    for (int at = begin + (int)(threadIdx.x & 31u); at < stop; at += 32)
+        sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
     return warp_tree(sum);
 }
 
@@ -238,9 +217,10 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
 {
     const unsigned lane = threadIdx.x & 31u;
     for (unsigned it = warp0; it < (unsigned)a.nitems; it += nwarps) {
-        const int4 ch = __ldg(&a.chunk[it]);
-        const int j = __ldg(&a.item_long[it]), first = ch.z, chunks = ch.w;
-        T sum = chunk_sum(a, ch.x, ch.y);
+        const int j = __ldg(&a.item_long[it]), first = __ldg(&a.long_item[j]);
+        const int chunks = __ldg(&a.long_item[j + 1]) - first;
+        const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * kLongChunk;
+        T sum = chunk_sum(a, begin, min(begin + kLongChunk, __ldg(&a.long_ptr[j + 1])));
         bool last = chunks == 1;
         if (!last) {
             if (lane == 0) {
@@ -398,7 +378,7 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
     const unsigned row_blocks =
         d->block_end > d->block_first ? spira__blocks(d->block_end - d->block_first, 1) : 0;
     const long_rows_args<T> longs = {d->nlong_items, S->nrows - S->nlong, S->long_ptr,
-                                     d->item_long, S->perm, S->cols, d->chunk,
+                                     d->long_item, d->item_long, S->perm, S->cols,
                                      (const T *)S->vals, (const T *)x, (T *)d->long_partial,
                                      d->ticket, d->block_first, d->block_end, row_blocks};
     const unsigned slice_blocks =
@@ -457,29 +437,26 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
     int64_t nitems = 0;
     for (int32_t j = 0; j < nlong; j++) nitems += by_block(j) ? 0 : chunks_of(j);
     /* nitems <= entries / kLongChunk + nlong < 2^31 */
-    const size_t item_bytes = sizeof(int4) + sizeof(int32_t);
-    int4 *ch = (int4 *)spira__malloc((size_t)nitems * item_bytes);
-    if (nitems && !ch) return spira__nomem(ctx, "SELL long rows' chunks", nitems * item_bytes);
-    int32_t *il = (int32_t *)(ch + nitems), it = 0;
+    int32_t *h = (int32_t *)spira__malloc(((size_t)nlong + 1 + (size_t)nitems) * sizeof(int32_t));
+    if (!h)
+        return spira__nomem(ctx, "SELL long rows' chunks", (nlong + 1 + nitems) * sizeof(int32_t));
+    int32_t *li = h, *il = h + nlong + 1, it = 0;
     for (int32_t j = 0; j < nlong; j++) {
-        const int32_t chunks = by_block(j) ? 0 : chunks_of(j), first = it;
-        for (int32_t c = 0; c < chunks; c++, it++) {
-            const int32_t begin = lp[j] + c * kLongChunk;
-            ch[it] = make_int4(begin, begin + kLongChunk < lp[j + 1] ? begin + kLongChunk : lp[j + 1],
-                               first, chunks);
-            il[it] = j;
-        }
+        li[j] = it;
+        const int32_t chunks = by_block(j) ? 0 : chunks_of(j);
+        for (int32_t c = 0; c < chunks; c++) il[it++] = j;
     }
+    li[nlong] = it;
     d->nlong_items = (int32_t)nitems;
     const spira__dev_array arrays[] = {
-        {&d->chunk, ch, (size_t)nitems * sizeof(int4), "SELL long rows' chunks"},
+        {&d->long_item, li, ((size_t)nlong + 1) * sizeof(int32_t), "SELL long rows' chunks"},
         {&d->item_long, il, (size_t)nitems * sizeof(int32_t), "SELL chunks' long rows"},
         {&d->long_partial, NULL, (size_t)nitems * spira_dtype_size(S->dtype),
          "SELL long rows' chunk sums"},
         {&d->ticket, NULL, (size_t)nlong * sizeof(unsigned), "SELL long rows' tickets"},
     };
     spira_status r = SPIRA__DEV_CLONE(ctx, d, arrays);
-    spira__free(ch);
+    spira__free(h);
     if (r == SPIRA_OK) r = spira__cuda_zero(ctx, d->ticket, (size_t)nlong * sizeof(unsigned));
     return r;
 }
