@@ -19,6 +19,12 @@ spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dty
     return spira__no_cuda(ctx);
 }
 
+spira_status spira__cuda_pagerank_scales(spira_context ctx, const spira__csr_dev *G, double *inv,
+                                         void *d, int32_t *bad_row)
+{
+    return spira__no_cuda(ctx);
+}
+
 spira_status spira__cuda_cg_graph_sums(spira_context ctx, int32_t n, spira_dtype t,
                                        const void *dr, void *dw, const void *dz,
                                        int with_dinv, const spira__row_add *add,

@@ -13,7 +13,8 @@
  * the end and the drift reported (info->sum_error). Stops when ||x_{k+1} - x_k||_1 <= tol.
  *
  * P^T is built once (a transpose that scales as it goes: a radix sort on the GPU on the
- * CUDA backend, a threaded counting sort on the host otherwise) as a spira_matrix in G's
+ * CUDA backend, the row sums and d made there too, a threaded counting sort and loops on
+ * the host otherwise) as a spira_matrix in G's
  * SpMV format (under "auto", chosen from P^T's own rows) and cached in G under
  * "pagerank:transition" with d: later calls on G pay nothing but the SpMV plan (itself
  * cached in P^T). Negative weights are refused, naming the entry; NaN/Inf weights
@@ -93,37 +94,47 @@ static spira_status row_error(spira_context ctx, const spira__csr *c, int32_t i)
                         "PageRank: the weights of row %d (1-based) sum to %g", i + 1, sum);
 }
 
-/* P^T and d from G: the row sums on the host (they name a bad weight), the transpose where
- * G's plans are made (spira__matrix_transpose_scaled: on the GPU on the CUDA backend). */
+/* The transpose's row scales inv[i] = 1 / s_i (0 for a dangling row) and t's d, where the
+ * transpose runs (spira__row_scale_fn): on the GPU from G's device CSR, which the transpose
+ * uploads anyway (spira__cuda_pagerank_scales: 0.1-0.3 ms where the host's loops took
+ * 6-12 ms on R-MAT 2^20), else on the host; a bad weight is named from G's host CSR. */
+static spira_status transition_scales(spira_matrix G, const spira__csr_dev *dG, double *inv,
+                                      void *arg)
+{
+    transition *t = (transition *)arg;
+    spira_context ctx = G->ctx;
+    const spira__csr *c = &G->csr;
+    int32_t bad;
+    if (dG) {
+        SPIRA__TRY(spira__cuda_pagerank_scales(ctx, dG, inv, t->dangling->data, &bad));
+        if (bad == c->nrows) return SPIRA_OK;
+        SPIRA__TRY(spira__matrix_host_csr(G)); /* G made on the device: its entries, to name */
+        return row_error(ctx, c, bad);
+    }
+    bad = row_sums(c, inv);
+    if (bad < c->nrows) return row_error(ctx, c, bad);
+    double *d = NULL;
+    spira_status s = spira__alloc(ctx, (void **)&d, (size_t)c->nrows, sizeof *d, "PageRank d");
+    if (s == SPIRA_OK) {
+#pragma omp parallel for schedule(static) if (c->nnz > SPIRA__PARALLEL_ITEMS)
+        for (int32_t i = 0; i < c->nrows; i++) d[i] = inv[i] == 0 ? 1.0 : 0.0;
+        s = spira_vector_set_f64(t->dangling, d);
+    }
+    spira__free(d);
+    return s;
+}
+
+/* P^T and d from G: P^T(j,i) = G(i,j) / s_i, the transpose scaling row i of G by 1/s_i as it
+ * goes, where G's plans are made (spira__matrix_transpose_by: on the GPU on the CUDA
+ * backend, the scales and d made there too). */
 static spira_status transition_build(spira_matrix G, const void *arg, void **out)
 {
     (void)arg;
     spira_context ctx = G->ctx;
-    const spira__csr *c = &G->csr;
-    double *inv = NULL; /* 1 / s_i, or 0 for a dangling row (host, n) */
-    transition *t = NULL;
-    spira_status s = spira__alloc(ctx, (void **)&inv, (size_t)c->nrows, sizeof *inv,
-                                  "PageRank row sums");
-    if (s == SPIRA_OK) {
-        const int32_t bad = row_sums(c, inv);
-        if (bad < c->nrows) s = row_error(ctx, c, bad);
-    }
-    if (s == SPIRA_OK && !(t = spira__calloc(1, sizeof *t)))
-        s = spira__nomem(ctx, "PageRank transition", sizeof *t);
-    /* P^T(j,i) = G(i,j) / s_i: the transpose scales row i of G by 1/s_i as it goes */
-    if (s == SPIRA_OK) s = spira__matrix_transpose_scaled(G, inv, &t->PT);
-    if (s == SPIRA_OK) {
-        /* now d, on row_sums' threads, each over the rows it summed: on one thread this loop
-         * took 7.5-8.3 ms of the 24-27 ms setup on R-MAT 2^20 on the GPU machine (H100, 16
-         * cores), where it takes 0.8 ms in a test program on a development machine; why, not
-         * known (pages first touched by the other threads, then migrated, would explain it).
-         * On the threads the setup was 16.8-19.8 ms there (session 19, call 1). */
-#pragma omp parallel for schedule(static) if (c->nnz > SPIRA__PARALLEL_ITEMS)
-        for (int32_t i = 0; i < c->nrows; i++) inv[i] = inv[i] == 0 ? 1.0 : 0.0;
-        s = spira_vector_create(ctx, c->nrows, c->dtype, &t->dangling);
-        if (s == SPIRA_OK) s = spira_vector_set_f64(t->dangling, inv);
-    }
-    spira__free(inv);
+    transition *t = spira__calloc(1, sizeof *t);
+    spira_status s = t ? SPIRA_OK : spira__nomem(ctx, "PageRank transition", sizeof *t);
+    if (s == SPIRA_OK) s = spira_vector_create(ctx, G->csr.nrows, G->csr.dtype, &t->dangling);
+    if (s == SPIRA_OK) s = spira__matrix_transpose_by(G, transition_scales, t, &t->PT);
     if (s != SPIRA_OK) {
         transition_destroy(t);
         return s;
@@ -142,6 +153,14 @@ static spira_status transition_get(spira_matrix G, transition **out)
     transition *t = (transition *)plan;
     SPIRA__TRY(spira__matrix_format_follow(t->PT, G));
     *out = t;
+    return SPIRA_OK;
+}
+
+spira_status spira__pagerank_transition(spira_matrix G, spira_matrix *PT, spira_vector *d)
+{
+    transition *t;
+    SPIRA__TRY(transition_get(G, &t));
+    *PT = t->PT, *d = t->dangling;
     return SPIRA_OK;
 }
 

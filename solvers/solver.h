@@ -180,6 +180,9 @@ double spira__solver_expected_multiplies(spira_solver S);
  * start vector is the one-process one's rows from comm->first_row. Collective. */
 spira_status spira__power_comm(spira_matrix local, const spira__solve_comm *comm, spira_vector v,
                                const spira_power_opts *opts, spira_power_info *info);
+/* G's cached transition (pagerank.c), built on first use: P^T and the dangling flags d, both
+ * G's; for the tests, which compare the GPU's with the host's. */
+spira_status spira__pagerank_transition(spira_matrix G, spira_matrix *PT, spira_vector *d);
 /* spira_pagerank over a distributed graph (dist/pagerank.c): G_local is this rank's block
  * of G (the operand checks), PT_local that of the transition P^T (its format for info),
  * dangling this rank's rows of d, and comm multiplies by the distributed P^T (plans

@@ -13,6 +13,8 @@
 extern "C" {
 #endif
 
+struct spira__csr_dev; /* cuda/gateway.h */
+
 /* CG's update in one pass (cg.c): p <- u + beta p; s <- w + beta s; x <- x + alpha p;
  * r <- r - alpha s. u may be r; with beta == 0, p and s are not read. */
 spira_status spira__cg_update(double alpha, double beta, spira_vector u, spira_vector w,
@@ -97,6 +99,13 @@ spira_status spira__cuda_cg_graph_update(spira_context ctx, int32_t n, spira_dty
 spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n, spira_dtype t, double c,
                                          const void *dv, void *dy, void *dx, const void *dd,
                                          double *out);
+/* PageRank's row scales from G's device CSR (pagerank_kernels_gpu.cu): inv[i] = 1 / s_i
+ * (device, double) and d[i] = 1 where inv[i] = 0, else 0 (device, G's type), s_i the sum of
+ * row i's weights in double in stored order, as pagerank.c's row_sums makes them on the
+ * host (the same bits); *bad_row = the first row with a weight not finite or negative, or
+ * whose sum is not finite, else nrows (waited for). */
+spira_status spira__cuda_pagerank_scales(spira_context ctx, const struct spira__csr_dev *G,
+                                         double *inv, void *d, int32_t *bad_row);
 
 #ifdef __cplusplus
 }

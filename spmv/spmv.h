@@ -89,6 +89,16 @@ spira_status spira__matrix_host_csr(spira_matrix A);
  * (transpose.c). */
 spira_status spira__matrix_transpose_scaled(spira_matrix A, const double *row_scale,
                                             spira_matrix *AT);
+/* Fills scale[i], A's row i's scale, where the transpose runs: from A's device CSR dA into
+ * device memory, or (dA NULL) from A's host CSR into host memory; an error stops the
+ * transpose. */
+typedef spira_status (*spira__row_scale_fn)(spira_matrix A, const spira__csr_dev *dA,
+                                            double *scale, void *arg);
+/* The same with the scales made by scales(A, dA, scale, arg) where the transpose runs, so
+ * that a caller whose scales come from A's entries (PageRank's 1 / row sums) computes them
+ * on the GPU from the upload the transpose makes anyway (NULL: not scaled). */
+spira_status spira__matrix_transpose_by(spira_matrix A, spira__row_scale_fn scales, void *arg,
+                                        spira_matrix *AT);
 
 /* The plan of A's selected format, built on first call, a choice auto still has to make
  * made first (multiply.c). */

@@ -15,17 +15,27 @@
 #include "csr.h"
 #include "cuda/gateway.h"
 
+#include <string.h>
+
 /* transpose_gpu.cu: A^T's arrays (allocated, sized) from A's, row i scaled by scale[i]
  * (device, NULL: not scaled); on the context's stream, no wait */
 spira_status spira__csr_dev_transpose_scaled(spira_context ctx, const spira__csr_dev *A,
                                              const double *scale, spira__csr_dev *AT);
 
-static spira_status on_host(spira_matrix A, const double *row_scale, spira_matrix *AT)
+static spira_status on_host(spira_matrix A, spira__row_scale_fn scales, void *arg,
+                            spira_matrix *AT)
 {
     SPIRA__TRY(spira__matrix_host_csr(A));
+    double *scale = NULL;
+    spira_status s = SPIRA_OK;
+    if (scales && A->csr.nrows)
+        s = spira__alloc(A->ctx, (void **)&scale, (size_t)A->csr.nrows, sizeof *scale,
+                         "transpose: the rows' scales");
+    if (s == SPIRA_OK && scale) s = scales(A, NULL, scale, arg);
     spira__csr t;
-    SPIRA__TRY(spira__csr_transpose_scaled(A->ctx, &A->csr, row_scale, &t));
-    return spira__matrix_wrap(A->ctx, &t, 0, AT);
+    if (s == SPIRA_OK) s = spira__csr_transpose_scaled(A->ctx, &A->csr, scale, &t);
+    spira__free(scale);
+    return s == SPIRA_OK ? spira__matrix_wrap(A->ctx, &t, 0, AT) : s;
 }
 
 /* From A's device CSR if a plan has uploaded it, else from a copy uploaded for this call
@@ -33,7 +43,8 @@ static spira_status on_host(spira_matrix A, const double *row_scale, spira_matri
  * the copy would hold A's bytes on the device for A's life (no faster: the setup of
  * PageRank on R-MAT 2^20 took the same 24-35 ms either way on the H100 and the H200,
  * bench/results/2026-11-27-session18). */
-static spira_status on_device(spira_matrix A, const double *row_scale, spira_matrix *AT,
+static spira_status on_device(spira_matrix A, spira__row_scale_fn scales, void *arg,
+                              spira_matrix *AT,
                               spira_status (*transpose)(spira_context, const spira__csr_dev *,
                                                         const double *, spira__csr_dev *))
 {
@@ -50,9 +61,9 @@ static spira_status on_device(spira_matrix A, const double *row_scale, spira_mat
         s = spira__dev_create(ctx, spira__csr_scalar_format.gpu, "transpose's CSR", &shape,
                               NULL, NULL, &dev);
     const size_t sb = (size_t)A->csr.nrows * sizeof(double);
-    if (s == SPIRA_OK && row_scale && sb)
+    if (s == SPIRA_OK && scales && sb)
         s = spira__cuda_scratch_malloc(ctx, &scale, sb, "transpose: the rows' scales");
-    if (s == SPIRA_OK && scale) s = spira__cuda_upload(ctx, scale, row_scale, sb);
+    if (s == SPIRA_OK && scale) s = scales(A, dA, (double *)scale, arg);
     if (s == SPIRA_OK) s = transpose(ctx, dA, (const double *)scale, (spira__csr_dev *)dev);
     spira__cuda_scratch_free(ctx, scale);
     if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
@@ -64,14 +75,30 @@ static spira_status on_device(spira_matrix A, const double *row_scale, spira_mat
     return spira__matrix_adopt_csr_dev(ctx, &shape, dev, AT);
 }
 
-spira_status spira__matrix_transpose_scaled(spira_matrix A, const double *row_scale,
-                                            spira_matrix *AT)
+spira_status spira__matrix_transpose_by(spira_matrix A, spira__row_scale_fn scales, void *arg,
+                                        spira_matrix *AT)
 {
     *AT = NULL;
     spira_context ctx = A->ctx;
     spira_status (*const transpose)(spira_context, const spira__csr_dev *, const double *,
                                     spira__csr_dev *) = SPIRA__GPU(spira__csr_dev_transpose_scaled);
     if (ctx->backend == SPIRA_BACKEND_CUDA && !ctx->host_convert && transpose)
-        return on_device(A, row_scale, AT, transpose);
-    return on_host(A, row_scale, AT);
+        return on_device(A, scales, arg, AT, transpose);
+    return on_host(A, scales, arg, AT);
+}
+
+/* the caller's scales, copied where the transpose runs */
+static spira_status given_scales(spira_matrix A, const spira__csr_dev *dA, double *scale,
+                                 void *arg)
+{
+    const size_t sb = (size_t)A->csr.nrows * sizeof(double);
+    if (dA) return spira__cuda_upload(A->ctx, scale, arg, sb);
+    memcpy(scale, arg, sb);
+    return SPIRA_OK;
+}
+
+spira_status spira__matrix_transpose_scaled(spira_matrix A, const double *row_scale,
+                                            spira_matrix *AT)
+{
+    return spira__matrix_transpose_by(A, row_scale ? given_scales : NULL, (void *)row_scale, AT);
 }

@@ -17,6 +17,7 @@
 #include "spmv.h"
 #include "auto.h"
 #include "dia.h"
+#include "solver.h"
 #include "cuda/gateway.h"
 
 #include <math.h>
@@ -246,6 +247,83 @@ static void transpose_match(spira_matrix Ad, spira_matrix Ah, const char *label,
     free(scale);
 }
 
+/* PageRank's transition made on the GPU (the row sums, d and the scaled transpose from G's
+ * device CSR) against the host's (tu_host_ctx: the same loops on the host): P^T's arrays
+ * and d byte for byte, or, for a weight PageRank refuses, the same status and message. */
+static void transition_match(spira_matrix Gd, spira_matrix Gh, const char *label)
+{
+    spira_matrix Pd, Ph;
+    spira_vector dd, dh;
+    const spira_status sd = spira__pagerank_transition(Gd, &Pd, &dd);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", spira_last_error(tu_dev_ctx));
+    const spira_status sh = spira__pagerank_transition(Gh, &Ph, &dh);
+    ck_assert_msg(sd == sh, "%s: transition %s (%s) on the GPU, %s (%s) on the host", label,
+                  spira_status_name(sd), msg, spira_status_name(sh), spira_last_error(tu_host_ctx));
+    if (sd != SPIRA_OK) {
+        ck_assert_msg(strcmp(msg, spira_last_error(tu_host_ctx)) == 0, "%s: '%s' on the GPU, "
+                      "'%s' on the host", label, msg, spira_last_error(tu_host_ctx));
+        return;
+    }
+    ck_assert_msg(Pd->host_absent, "%s: the GPU's P^T was not made on the device", label);
+    ck_assert_int_eq(spira__matrix_host_csr(Pd), SPIRA_OK);
+    const spira__csr *d = &Pd->csr, *h = &Ph->csr;
+    const size_t es = spira_dtype_size(d->dtype);
+    ck_assert_int_eq(d->nnz, h->nnz);
+    ck_assert_msg(memcmp(d->row_ptr, h->row_ptr, ((size_t)d->nrows + 1) * 4) == 0 &&
+                      memcmp(d->col_idx, h->col_idx, (size_t)d->nnz * 4) == 0 &&
+                      memcmp(d->val, h->val, (size_t)d->nnz * es) == 0,
+                  "%s: P^T's arrays differ between the GPU and the host", label);
+    double *a = malloc(((size_t)dd->n + 1) * sizeof *a), *b = malloc(((size_t)dd->n + 1) * sizeof *b);
+    ck_assert_int_eq(spira_vector_get_f64(dd, a), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_get_f64(dh, b), SPIRA_OK);
+    for (int32_t i = 0; i < dd->n; i++)
+        ck_assert_msg(a[i] == b[i], "%s: d[%d] = %g on the GPU, %g on the host", label, i, a[i],
+                      b[i]);
+    free(a), free(b);
+}
+
+/* _i: float, double; a weighted graph with dangling rows (empty, and of zero weights), a
+ * pattern graph from a file, and a matrix with negative entries, a NaN and an Inf weight */
+START_TEST(gpu_pagerank_transition)
+{
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    enum { n = 5000 };
+    unsigned st = tu_seed() + 7u * (unsigned)_i;
+    int32_t *ri = malloc(n * 40 * sizeof *ri), *ci = malloc(n * 40 * sizeof *ci), nnz = 0;
+    double *w = malloc(n * 40 * sizeof *w);
+    for (int32_t i = 0; i < n; i++) {
+        const int deg = i % 13 == 4 ? 0 : i == 77 ? 3000 : (int)tu_uniform(&st, 1, 30);
+        for (int k = 0; k < deg; k++, nnz++) {
+            ri[nnz] = i, ci[nnz] = (int32_t)tu_uniform(&st, 0, n);
+            w[nnz] = i % 17 == 6 ? 0.0 : tu_uniform(&st, 0.01, 5);
+        }
+    }
+    float *wf = malloc(n * 40 * sizeof *wf);
+    spira_matrix Gd, Gh;
+    for (int bad = 0; bad < 4; bad++) {
+        if (bad) w[nnz / 3 + bad] = bad == 1 ? -0.5 : bad == 2 ? NAN : INFINITY;
+        for (int32_t k = 0; k < nnz; k++) wf[k] = (float)w[k];
+        const void *v = t == SPIRA_R64 ? (const void *)w : (const void *)wf;
+        ck_assert_int_eq(spira_matrix_from_coo(tu_dev_ctx, n, n, nnz, ri, ci, v, t, &Gd), SPIRA_OK);
+        ck_assert_int_eq(spira_matrix_from_coo(tu_host_ctx, n, n, nnz, ri, ci, v, t, &Gh), SPIRA_OK);
+        char label[64];
+        snprintf(label, sizeof label, "weighted graph %s, case %d", t == SPIRA_R64 ? "double" :
+                 "float", bad);
+        transition_match(Gd, Gh, label);
+        spira_matrix_destroy(Gd), spira_matrix_destroy(Gh);
+        if (bad) w[nnz / 3 + bad] = 1.0;
+    }
+    free(ri), free(ci), free(w), free(wf);
+    const char *files[] = {"email-Eu-core", "orsirr_1"};
+    for (int f = 0; f < 2 && t == SPIRA_R64; f++) {
+        tu_convert_pair_file(files[f], &Gd, &Gh);
+        transition_match(Gd, Gh, files[f]);
+        spira_matrix_destroy(Gd), spira_matrix_destroy(Gh);
+    }
+}
+END_TEST
+
 /* _i: a shape of tu_shapes, float and double */
 START_TEST(gpu_device_convert_shapes)
 {
@@ -317,5 +395,6 @@ TCase *tu_gpu_device_convert_tcase(void)
     tcase_add_loop_test(tc, gpu_device_convert_bundled, 0, tu_nbundled);
     tcase_add_loop_test(tc, gpu_device_convert_stencils, 0, 4);
     tcase_add_test(tc, gpu_row_stats_wide);
+    tcase_add_loop_test(tc, gpu_pagerank_transition, 0, 2);
     return tc;
 }
