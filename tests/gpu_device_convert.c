@@ -315,7 +315,7 @@ START_TEST(gpu_pagerank_transition)
         if (bad) w[nnz / 3 + bad] = 1.0;
     }
     free(ri), free(ci), free(w), free(wf);
-    const char *files[] = {"email-Eu-core", "orsirr_1"};
+    const char *files[] = {"email-Eu-core.mtx", "orsirr_1.mtx"};
     for (int f = 0; f < 2 && t == SPIRA_R64; f++) {
         tu_convert_pair_file(files[f], &Gd, &Gh);
         transition_match(Gd, Gh, files[f]);
