@@ -50,21 +50,29 @@ static void transition_destroy(void *p)
     spira__free(t);
 }
 
-/* inv[i] = 1 / s_i, or 0 for a dangling row; returns the first row (in order) whose weights
- * are not all finite and >= 0 or do not sum to a finite value, nrows if none. Rows in
- * parallel on a large graph; the row returned is the one a scan in order stops at. */
+/* inv[i] = 1 / s_i, or 0 for a dangling row; returns the first row whose weights are not
+ * all finite and >= 0 or do not sum to a finite value, nrows if none. s_i is summed in
+ * SPIRA__PAGERANK_CHUNK's order (solver_kernels.h), the one the GPU's warp a row makes:
+ * the same bits on both. Rows in parallel on a large graph. */
 static int32_t row_sums(const spira__csr *c, double *inv)
 {
+    enum { C = SPIRA__PAGERANK_CHUNK };
     int32_t bad = c->nrows;
 #pragma omp parallel for schedule(static) reduction(min : bad) \
     if (c->nnz > SPIRA__PARALLEL_ITEMS)
     for (int32_t i = 0; i < c->nrows; i++) {
+        const int32_t end = c->row_ptr[i + 1];
         double sum = 0;
         int ok = 1;
-        for (int32_t k = c->row_ptr[i]; ok && k < c->row_ptr[i + 1]; k++) {
-            const double w = spira__get(c->val, c->dtype, k);
-            ok = isfinite(w) && w >= 0;
-            sum += w;
+        for (int32_t k0 = c->row_ptr[i]; k0 < end; k0 += C) {
+            double v[C];
+            for (int l = 0; l < C; l++) {
+                v[l] = k0 + l < end ? spira__get(c->val, c->dtype, k0 + l) : 0.0;
+                ok &= isfinite(v[l]) && v[l] >= 0;
+            }
+            for (int off = C / 2; off > 0; off /= 2)
+                for (int l = 0; l < off; l++) v[l] += v[l + off];
+            sum += v[0];
         }
         if (!ok || !isfinite(sum)) bad = i < bad ? i : bad;
         inv[i] = sum > 0 ? 1.0 / sum : 0.0;

@@ -44,29 +44,37 @@ extern "C" spira_status spira__cuda_pagerank_update(spira_context ctx, int32_t n
     return spira__read_sums(ctx, st, sc, 2, out);
 }
 
-/* Row i's weights summed in double in stored order, each checked as pagerank.c's row_sums
- * checks them on the host (stopping at the first bad one), 1 / sum (0 for a dangling row)
- * and the dangling flag; a thread a row, so that the sum's order, and so its bits, are the
- * host's. On R-MAT 2^20 the host's loop took 4.4-10 ms of PageRank's 16-23 ms setup on the
- * H200's 16 cores (bimodal between processes: session 25, call 3). */
+/* Row i's weights summed in double in solver_kernels.h's order (a warp a row, lane l
+ * taking entry l of each chunk, the chunk's xor tree, lane 0 adding the chunks in order)
+ * and checked as pagerank.c's row_sums checks them, 1 / sum (0 for a dangling row) and
+ * the dangling flag. On R-MAT 2^20 the host's loops took 4.4-10 ms of PageRank's 16-23 ms
+ * setup on the H200's 16 cores (bimodal between processes: session 25, call 3). */
 template <typename T>
 __global__ void __launch_bounds__(THREADS)
 pagerank_scales_kernel(int n, const int *__restrict__ rp, const T *__restrict__ w,
                        double *__restrict__ inv, T *__restrict__ d, int *bad)
 {
-    for (long long i = (long long)blockIdx.x * THREADS + threadIdx.x; i < n;
-         i += (long long)gridDim.x * THREADS) {
+    static_assert(SPIRA__PAGERANK_CHUNK == 32, "a chunk is a warp");
+    const int lane = (int)(threadIdx.x & 31u);
+    const long long warps = (long long)gridDim.x * (THREADS / 32);
+    for (long long i = ((long long)blockIdx.x * THREADS + threadIdx.x) / 32; i < n; i += warps) {
+        const int end = rp[i + 1];
         double sum = 0;
         bool ok = true;
-        for (int k = rp[i]; ok && k < rp[i + 1]; k++) {
-            const double x = (double)w[k];
-            ok = isfinite(x) && x >= 0;
-            sum += x;
+#pragma unroll 4
+        for (int k0 = rp[i]; k0 < end; k0 += 32) {
+            double v = k0 + lane < end ? (double)w[k0 + lane] : 0.0;
+            ok &= isfinite(v) && v >= 0;
+            for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+            sum += v; /* every lane holds the tree's sum: lane l's own is lane 0's */
         }
-        if (!ok || !isfinite(sum)) atomicMin(bad, (int)i);
-        const double r = sum > 0 ? 1.0 / sum : 0.0;
-        inv[i] = r;
-        d[i] = r == 0 ? T(1) : T(0);
+        ok = __all_sync(0xffffffffu, ok);
+        if (lane == 0) {
+            if (!ok || !isfinite(sum)) atomicMin(bad, (int)i);
+            const double r = sum > 0 ? 1.0 / sum : 0.0;
+            inv[i] = r;
+            d[i] = r == 0 ? T(1) : T(0);
+        }
     }
 }
 
@@ -79,7 +87,7 @@ extern "C" spira_status spira__cuda_pagerank_scales(spira_context ctx, const spi
     SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&dbad, sizeof *dbad, "PageRank row check"));
     spira_status s = spira__cuda_upload(ctx, dbad, bad_row, sizeof *dbad);
     if (s == SPIRA_OK && G->nrows > 0) {
-        const unsigned g = spira__blocks(G->nrows, THREADS);
+        const unsigned g = spira__blocks((long long)G->nrows * 32, THREADS);
         if (G->dtype == SPIRA_R64)
             pagerank_scales_kernel<<<g, THREADS, 0, st>>>(G->nrows, G->row_ptr,
                                                           (const double *)G->val, inv,
