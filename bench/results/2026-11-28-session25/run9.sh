@@ -25,8 +25,8 @@ wait
 mkdir -p /tmp/tts/examples /tmp/tts/bench
 for p in spira-solve spira-pagerank spira-spmv; do ln -sf $B/$p /tmp/tts/examples/$p; done
 ln -sf $B/mmread-bench /tmp/tts/bench/mmread-bench
-(cd /tmp/tts && SPIRA_COMMIT=$(cut -c1-7 $D/commit) RUNS=5 BUDGET=240 CUPY=0 \
-   FORMATS=cusparse,dia,merge,coo,sell timeout 290 bash $R/bench/time-to-solution.sh /tmp/o/tts \
+(cd /tmp/tts && SPIRA_COMMIT=$(cut -c1-7 $D/commit) RUNS=5 BUDGET=170 CUPY=0 \
+   FORMATS=cusparse,dia,merge,coo,sell timeout 210 bash $R/bench/time-to-solution.sh /tmp/o/tts \
    > /tmp/o/tts-console.txt 2>&1)
 echo "tts rc $?" >>"$L"
 cp /tmp/o/tts/table.md "$OUT/run9-tts.md" 2>/dev/null
