@@ -13,12 +13,11 @@
  * the end and the drift reported (info->sum_error). Stops when ||x_{k+1} - x_k||_1 <= tol.
  *
  * P^T is built once (a transpose that scales as it goes: a radix sort on the GPU on the
- * CUDA backend, the row sums and d made there too, a threaded counting sort and loops on
- * the host otherwise) as a spira_matrix in G's
- * SpMV format (under "auto", chosen from P^T's own rows) and cached in G under
- * "pagerank:transition" with d: later calls on G pay nothing but the SpMV plan (itself
- * cached in P^T). Negative weights are refused, naming the entry; NaN/Inf weights
- * are SPIRA_ERR_NONFINITE.
+ * CUDA backend, the row sums and d made there too; a threaded counting sort and loops on
+ * the host otherwise) as a spira_matrix in G's SpMV format (under "auto", chosen from
+ * P^T's own rows) and cached in G under "pagerank:transition" with d: later calls on G
+ * pay nothing but the SpMV plan (itself cached in P^T). Negative weights are refused,
+ * naming the entry; NaN/Inf weights are SPIRA_ERR_NONFINITE.
  *
  * Per iteration, through lib/'s BLAS-1 and the SpMV plan only: one SpMV and one fused
  * pass (spira__pagerank_update: the teleport axpy, the difference, its 1-norm and the next
@@ -104,8 +103,9 @@ static spira_status row_error(spira_context ctx, const spira__csr *c, int32_t i)
 
 /* The transpose's row scales inv[i] = 1 / s_i (0 for a dangling row) and t's d, where the
  * transpose runs (spira__row_scale_fn): on the GPU from G's device CSR, which the transpose
- * uploads anyway (spira__cuda_pagerank_scales: 0.1-0.3 ms where the host's loops took
- * 6-12 ms on R-MAT 2^20), else on the host; a bad weight is named from G's host CSR. */
+ * uploads anyway (spira__cuda_pagerank_scales: 0.6 ms with its wait, where the host's
+ * loops took 6-12 ms on R-MAT 2^20 on the H200 machine, bench/results/2026-11-28-session25),
+ * else on the host; a bad weight is named from G's host CSR. */
 static spira_status transition_scales(spira_matrix G, const spira__csr_dev *dG, double *inv,
                                       void *arg)
 {
