@@ -274,7 +274,8 @@ static void transition_match(spira_matrix Gd, spira_matrix Gh, const char *label
                       memcmp(d->col_idx, h->col_idx, (size_t)d->nnz * 4) == 0 &&
                       memcmp(d->val, h->val, (size_t)d->nnz * es) == 0,
                   "%s: P^T's arrays differ between the GPU and the host", label);
-    double *a = malloc(((size_t)dd->n + 1) * sizeof *a), *b = malloc(((size_t)dd->n + 1) * sizeof *b);
+    double *a = malloc(((size_t)dd->n + 1) * sizeof *a);
+    double *b = malloc(((size_t)dd->n + 1) * sizeof *b);
     ck_assert_int_eq(spira_vector_get_f64(dd, a), SPIRA_OK);
     ck_assert_int_eq(spira_vector_get_f64(dh, b), SPIRA_OK);
     for (int32_t i = 0; i < dd->n; i++)
@@ -305,8 +306,10 @@ START_TEST(gpu_pagerank_transition)
         if (bad) w[nnz / 3 + bad] = bad == 1 ? -0.5 : bad == 2 ? NAN : INFINITY;
         for (int32_t k = 0; k < nnz; k++) wf[k] = (float)w[k];
         const void *v = t == SPIRA_R64 ? (const void *)w : (const void *)wf;
-        ck_assert_int_eq(spira_matrix_from_coo(tu_dev_ctx, n, n, nnz, ri, ci, v, t, &Gd), SPIRA_OK);
-        ck_assert_int_eq(spira_matrix_from_coo(tu_host_ctx, n, n, nnz, ri, ci, v, t, &Gh), SPIRA_OK);
+        ck_assert_int_eq(spira_matrix_from_coo(tu_dev_ctx, n, n, nnz, ri, ci, v, t, &Gd),
+                         SPIRA_OK);
+        ck_assert_int_eq(spira_matrix_from_coo(tu_host_ctx, n, n, nnz, ri, ci, v, t, &Gh),
+                         SPIRA_OK);
         char label[64];
         snprintf(label, sizeof label, "weighted graph %s, case %d", t == SPIRA_R64 ? "double" :
                  "float", bad);
