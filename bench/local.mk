@@ -13,6 +13,9 @@ EXTRA_DIST += bench/gpu-gf2-formats.sh bench/gpu-gf2-sweep.sh bench/gf2-sweep-su
 EXTRA_DIST += bench/time-to-solution.sh bench/tts-table.py
 EXTRA_DIST += bench/mmread-compare.py
 EXTRA_DIST += bench/sell-padding.py
+# issue 14's circuit matrix: the dense rows' chunk paths against cuSPARSE (standalone:
+# nvcc -O3 -arch=sm_90 -std=c++17 -o longrow-probe bench/longrow-probe.cu -lcusparse)
+EXTRA_DIST += bench/circuit-parts.py bench/longrow-probe.cu
 # packs a build made here for the GPU machine (no build there)
 EXTRA_DIST += bench/carry-build.sh bench/gpu-verify.sh bench/dist-timeline.sh bench/timeline-summary.py \
   bench/gpu-trace.c
