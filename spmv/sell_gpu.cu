@@ -9,8 +9,8 @@
  * Long rows (sell.h: more than SPIRA__SELL_LONG entries, kept out of the slices and stored
  * row after row) would each make a slice one warp's serial loop as long as the row, tens
  * of thousands of steps on an R-MAT graph (bench/results/2026-11-26-h200x2-session11). They
- * are cut into chunks of kLongChunk entries, a warp a chunk reading consecutive addresses,
- * in the same launch as the slices (its last blocks); a chunk's sum is a fixed shuffle
+ * are cut into chunks, a warp a chunk reading consecutive addresses, in the same launch as
+ * the slices (its last blocks); a chunk's sum is a fixed shuffle
  * tree, and the warp that finishes a row's last chunk (a per-row ticket, as merge's fixup)
  * adds the row's chunk sums in chunk order and writes y: the same bits every run, no
  * floating-point atomics. In a matrix of few slices a long row of 2 to 8 chunks is one
@@ -49,16 +49,20 @@ constexpr int kWarps = kSellBlock / 32; /* warps a block */
  * while the slices' warps are fewer */
 constexpr long long kTargetWarps = 16384;
 constexpr int kFillSteps = 8;    /* steps of the layout a warp of the fill writes */
-/* a long row's entries a warp: 8 steps of 32 lanes, two rounds of the unrolled loop's
- * dependent loads, so that a row is many warps' work and a small matrix's one long row
- * does not set the multiply's time */
-constexpr int kLongChunk = 256;
+/* A long row's entries a warp. In a matrix of few slices (the latency-bound one: slice_plan)
+ * 8 steps of 32 lanes, two rounds of the unrolled loop's dependent loads, so that a row is
+ * many warps' work and one long row does not set the multiply's time; in a matrix of many,
+ * 32 steps: fewer chunks, tickets and partials to read back. On an H200 the 1,024 took the
+ * circuit matrix (40 rows of 95,000) from 0.070 to 0.063 ms and R-MAT 2^20 from 0.141 to
+ * 0.139, but adder_dcop_05 from 0.0094 to 0.0127 and wiki-Vote from 0.0097 to 0.0145
+ * (bench/results/2026-11-28-session26, call 2). */
+constexpr int kFewChunk = 256, kManyChunk = 1024;
 static_assert(SPIRA__SELL_C == 32, "a slice is a warp");
 
 /* The chunks of a long row of len entries: what slice_plan counts and the kernel walks. */
-__host__ __device__ constexpr int long_row_chunks(int len)
+__host__ __device__ constexpr int long_row_chunks(int len, int chunk)
 {
-    return (len + kLongChunk - 1) / kLongChunk;
+    return (len + chunk - 1) / chunk;
 }
 
 /* The handle: first the host layout's struct, its arrays on the device (slice_ptr, perm,
@@ -71,6 +75,7 @@ struct sell_dev {
     /* long rows [block_first, block_end) are taken a block each, not as warp chunks
      * (slice_plan: a matrix of few slices, rows of 2 to kWarps chunks) */
     int32_t block_first, block_end;
+    int32_t chunk;         /* a long row's entries a chunk: kFewChunk or kManyChunk */
     int32_t *long_item;    /* nlong + 1: a long row's first chunk */
     int32_t *item_long;    /* nlong_items: the long row a chunk belongs to */
     void *long_partial;    /* nlong_items chunk sums */
@@ -167,7 +172,7 @@ __global__ void __launch_bounds__(kSellBlock)
 
 /* What the long rows' multiply reads (long_chunks, long_block_rows). */
 template <typename T> struct long_rows_args {
-    int nitems, sliced;
+    int nitems, sliced, chunk;
     const int *long_ptr, *long_item, *item_long, *perm, *cols;
     const T *vals, *x;
     T *partial;
@@ -206,7 +211,7 @@ __device__ __forceinline__ void long_row_store(const long_rows_args<T> &a, int j
     y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
 }
 
-/* Long rows' multiply: a warp a chunk of kLongChunk entries of a long row (consecutive
+/* Long rows' multiply: a warp a chunk of a.chunk entries of a long row (consecutive
  * addresses, read once: evict first). The chunk's sum, a fixed shuffle tree, goes to
  * partial; the warp that takes the row's last ticket adds the row's chunk sums in chunk
  * order (each lane every 32nd, then a fixed tree), writes y and puts the ticket back to 0
@@ -219,8 +224,8 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
     for (unsigned it = warp0; it < (unsigned)a.nitems; it += nwarps) {
         const int j = __ldg(&a.item_long[it]), first = __ldg(&a.long_item[j]);
         const int chunks = __ldg(&a.long_item[j + 1]) - first;
-        const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * kLongChunk;
-        T sum = chunk_sum(a, begin, min(begin + kLongChunk, __ldg(&a.long_ptr[j + 1])));
+        const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * a.chunk;
+        T sum = chunk_sum(a, begin, min(begin + a.chunk, __ldg(&a.long_ptr[j + 1])));
         bool last = chunks == 1;
         if (!last) {
             if (lane == 0) {
@@ -254,9 +259,9 @@ __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha,
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
     for (int j = a.block_first + (int)b; j < a.block_end; j += (int)a.row_blocks) {
         const int begin = __ldg(&a.long_ptr[j]), end = __ldg(&a.long_ptr[j + 1]);
-        const int chunks = long_row_chunks(end - begin); /* 2..kWarps */
-        const int cb = begin + (int)warp * kLongChunk;
-        const T sum = chunk_sum(a, cb, min(cb + kLongChunk, end));
+        const int chunks = long_row_chunks(end - begin, a.chunk); /* 2..kWarps */
+        const int cb = begin + (int)warp * a.chunk;
+        const T sum = chunk_sum(a, cb, min(cb + a.chunk, end));
         if (lane == 0) chunk_sums[warp] = sum;
         __syncthreads();
         if (warp == 0) {
@@ -377,7 +382,7 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
     const spira__sell *S = &d->s;
     const unsigned row_blocks =
         d->block_end > d->block_first ? spira__blocks(d->block_end - d->block_first, 1) : 0;
-    const long_rows_args<T> longs = {d->nlong_items, S->nrows - S->nlong, S->long_ptr,
+    const long_rows_args<T> longs = {d->nlong_items, S->nrows - S->nlong, d->chunk, S->long_ptr,
                                      d->long_item, d->item_long, S->perm, S->cols,
                                      (const T *)S->vals, (const T *)x, (T *)d->long_partial,
                                      d->ticket, d->block_first, d->block_end, row_blocks};
@@ -416,12 +421,14 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
         d->group *= 2;
     const int32_t nlong = S->nlong;
     d->block_first = d->block_end = 0;
+    d->chunk = kFewChunk;
     if (nlong == 0) return SPIRA_OK;
     /* In a matrix of few slices (the latency-bound one) the long rows of 2 to kWarps chunks
      * go a block each (long_block_rows); they are a run, the long rows being sorted
      * longest first */
     const bool few = (int64_t)S->nslices * d->group < kTargetWarps;
-    auto chunks_of = [&](int32_t j) { return long_row_chunks(lp[j + 1] - lp[j]); };
+    d->chunk = few ? kFewChunk : kManyChunk;
+    auto chunks_of = [&](int32_t j) { return long_row_chunks(lp[j + 1] - lp[j], d->chunk); };
     auto mid = [&](int32_t j) { return few && chunks_of(j) >= 2 && chunks_of(j) <= kWarps; };
     for (int32_t j = 0; j < nlong; j++)
         if (mid(j)) {
@@ -436,7 +443,7 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
     auto by_block = [&](int32_t j) { return j >= d->block_first && j < d->block_end; };
     int64_t nitems = 0;
     for (int32_t j = 0; j < nlong; j++) nitems += by_block(j) ? 0 : chunks_of(j);
-    /* nitems <= entries / kLongChunk + nlong < 2^31 */
+    /* nitems <= entries / chunk + nlong < 2^31 */
     int32_t *h = (int32_t *)spira__malloc(((size_t)nlong + 1 + (size_t)nitems) * sizeof(int32_t));
     if (!h)
         return spira__nomem(ctx, "SELL long rows' chunks", (nlong + 1 + nitems) * sizeof(int32_t));

@@ -289,6 +289,58 @@ START_TEST(gpu_merge_dense_row_bitwise)
 }
 END_TEST
 
+/* SELL's long rows in a matrix of many slices (600,000 rows, so 1,024-entry chunks and
+ * tickets): rows of 65, 1,024, 1,025, 3,000 and 40,000 entries (one chunk, exactly one, two,
+ * three, 40: more than a warp's lanes of partials) among rows of 1 to 5, against the
+ * reference, and the same bits in 5 runs. */
+START_TEST(gpu_sell_long_rows_many_slices)
+{
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    const int32_t n = 600000, nlong = 5;
+    const int32_t at[5] = {3, 1000, 2000, 300000, 599999}, len[5] = {65, 1024, 1025, 40000, 3000};
+    int64_t nnz = 0;
+    for (int32_t i = 0; i < n; i++) nnz += 1 + i % 5;
+    for (int k = 0; k < nlong; k++) nnz += len[k] - (1 + at[k] % 5);
+    int32_t *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
+    double *v = malloc((size_t)nnz * sizeof *v);
+    float *vf = malloc((size_t)nnz * sizeof *vf);
+    ck_assert(ri && ci && v && vf);
+    unsigned st = tu_seed() + 31;
+    int64_t e = 0;
+    for (int32_t i = 0, k = 0; i < n; i++) {
+        int32_t l = 1 + i % 5;
+        if (k < nlong && at[k] == i) l = len[k++];
+        for (int32_t c = 0; c < l; c++, e++) {
+            ri[e] = i, ci[e] = (int32_t)tu_uniform(&st, 0, n);
+            vf[e] = (float)(v[e] = tu_uniform(&st, -1, 1));
+        }
+    }
+    ck_assert_int_eq(e, nnz);
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_from_coo(gpu, n, n, nnz, ri, ci, _i ? (void *)vf : (void *)v,
+                                           t, &A), SPIRA_OK);
+    free(ri), free(ci), free(v), free(vf);
+    ck_assert_int_eq(tu_check_format(gpu, A, "sell", NULL, "long rows, many slices", tu_seed()), 2);
+    spira_vector x, y;
+    ck_assert_int_eq(spira_vector_create(gpu, n, t, &x), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, n, t, &y), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(x, 0.5), SPIRA_OK);
+    const size_t es = spira_dtype_size(t);
+    char *first = malloc((size_t)n * es), *again = malloc((size_t)n * es);
+    ck_assert(first && again);
+    for (int r = 0; r < 5; r++) {
+        ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, y), SPIRA_OK);
+        ck_assert_int_eq(spira_vector_get(y, r ? again : first), SPIRA_OK);
+        ck_assert_msg(!r || memcmp(first, again, (size_t)n * es) == 0,
+                      "sell, long rows (%s): run %d differs from run 0 bitwise",
+                      _i ? "float" : "double", r);
+    }
+    free(first), free(again);
+    spira_vector_destroy(x), spira_vector_destroy(y);
+    spira_matrix_destroy(A);
+}
+END_TEST
+
 /* CG on the GPU takes the CPU's iteration count (within a few) and reaches the tolerance. */
 START_TEST(gpu_cg_like_cpu)
 {
@@ -1279,6 +1331,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_variants_on_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_formats_large, 0, 4);
     tcase_add_loop_test(tc, gpu_sell_merge_bundled, 0, tu_nbundled);
+    tcase_add_loop_test(tc, gpu_sell_long_rows_many_slices, 0, 2);
     tcase_add_loop_test(tc, gpu_merge_dense_row_bitwise, 0, 2);
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_algs, 0, 2);
