@@ -9,6 +9,9 @@
  *             adding its chunks in order (C = 256 is sell's kLongChunk)
  *   block C   a block of 256 threads a chunk of C entries (thread t every 256th), a fixed
  *             tree in shared memory, one ticket a block-chunk
+ *   tiles W   a block a range of W columns, its warps the long rows' entries in that range
+ *             (warp w rows w, w + 8, ...), so the rows share the range's x in L1; a sum a
+ *             (row, range) to a partial, a ticket a row, the last adding its ranges in order
  *   cusparse  cuSPARSE's CSR (CUSPARSE_SPMV_CSR_ALG1) on the same matrix
  * each in a launch of its own, and checks y against a double reference on the host (every
  * variant adds in a fixed order: the same bits run to run). Prints ms a multiply (median of
@@ -112,6 +115,36 @@ __global__ void __launch_bounds__(256)
     if (warp == 0) {
         sum = warp_tree(lane < 8 ? warp_sums[lane] : 0.0);
         finish(c, sum, q, partial, ticket, y, lane);
+    }
+}
+
+/* tiles: off[j * (nt + 1) + q] is where long row j's entries of columns >= q * W begin */
+__global__ void __launch_bounds__(256)
+    col_tiles(int nlong, int nt, const int *__restrict__ off, const int *__restrict__ rows,
+              const int *__restrict__ ci, const double *__restrict__ v,
+              const double *__restrict__ x, double *partial, unsigned *ticket, double *y)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x / 32, q = blockIdx.x;
+    for (int j = warp; j < nlong; j += 8) {
+        const int b = off[j * (nt + 1) + q], e = off[j * (nt + 1) + q + 1];
+        double sum = 0;
+#pragma unroll 4
+        for (int k = b + lane; k < e; k += 32) sum += __ldcs(&v[k]) * __ldg(&x[__ldcs(&ci[k])]);
+        sum = warp_tree(sum);
+        bool last = false;
+        if (lane == 0) {
+            partial[j * nt + q] = sum;
+            __threadfence();
+            last = atomicAdd(&ticket[j], 1u) == (unsigned)nt - 1;
+        }
+        last = __shfl_sync(0xffffffffu, last, 0);
+        if (last) {
+            __threadfence();
+            sum = 0;
+            for (int k = lane; k < nt; k += 32) sum += __ldcg(&partial[j * nt + k]);
+            sum = warp_tree(sum);
+            if (lane == 0) ticket[j] = 0, y[rows[j]] = sum;
+        }
     }
 }
 
@@ -240,6 +273,32 @@ int main(int argc, char **argv)
             CK(cudaFree(d_ch));
             CK(cudaFree(d_partial));
         }
+    }
+
+    for (int W : {1024, 2048, 4096, 8192, 16384, 32768}) {
+        const int nt = (n + W - 1) / W;
+        std::vector<int> off((size_t)nlong * (nt + 1));
+        for (int j = 0; j < nlong; j++) {
+            const int b = rp[rows[j]], e = rp[rows[j] + 1];
+            for (int q = 0; q <= nt; q++)
+                off[(size_t)j * (nt + 1) + q] =
+                    (int)(std::lower_bound(ci.begin() + b, ci.begin() + e, (long long)q * W > n ? n : q * W) - ci.begin());
+        }
+        int *d_off, *d_rows;
+        CK(cudaMalloc(&d_off, off.size() * sizeof(int)));
+        CK(cudaMalloc(&d_rows, nlong * sizeof(int)));
+        CK(cudaMalloc(&d_partial, (size_t)nlong * nt * sizeof(double)));
+        CK(cudaMemcpy(d_off, off.data(), off.size() * sizeof(int), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d_rows, rows.data(), nlong * sizeof(int), cudaMemcpyHostToDevice));
+        char name[32];
+        snprintf(name, sizeof name, "tiles %d", W);
+        run(name, [&] {
+            col_tiles<<<nt, 256>>>(nlong, nt, d_off, d_rows, d_ci, d_v, d_x, d_partial, d_ticket, d_y);
+        });
+        CK(cudaGetLastError());
+        CK(cudaFree(d_off));
+        CK(cudaFree(d_rows));
+        CK(cudaFree(d_partial));
     }
 
     cusparseHandle_t h;

@@ -38,24 +38,18 @@ extern "C" spira_status spira__cuda_inverse_diagonal(spira_context ctx, const sp
                                                      void *dd, int32_t *bad_row)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    int *dbad = NULL;
-    *bad_row = dA->nrows;
-    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&dbad, sizeof *dbad, "diagonal check"));
-    spira_status s = spira__cuda_upload(ctx, dbad, bad_row, sizeof *dbad);
-    if (s == SPIRA_OK) {
+    auto launch = [&](int *bad) {
         const unsigned g = spira__blocks(dA->nrows, kBlock);
         if (dA->dtype == SPIRA_R64)
             inverse_diagonal_kernel<<<g, kBlock, 0, st>>>(dA->nrows, dA->row_ptr, dA->col_idx,
                                                           (const double *)dA->val, (double *)dd,
-                                                          dbad);
+                                                          bad);
         else
             inverse_diagonal_kernel<<<g, kBlock, 0, st>>>(dA->nrows, dA->row_ptr, dA->col_idx,
                                                           (const float *)dA->val, (float *)dd,
-                                                          dbad);
-        s = spira__cuda_status(ctx, cudaGetLastError(), "inverse_diagonal_kernel", __FILE__,
-                               __LINE__);
-    }
-    if (s == SPIRA_OK) s = spira__cuda_download(ctx, bad_row, dbad, sizeof *dbad); /* waits */
-    spira__cuda_scratch_free(ctx, dbad);
-    return s;
+                                                          bad);
+        return spira__cuda_status(ctx, cudaGetLastError(), "inverse_diagonal_kernel", __FILE__,
+                                  __LINE__);
+    };
+    return spira__cuda_first_bad_row(ctx, dA->nrows, "diagonal check", launch, bad_row);
 }

@@ -82,26 +82,21 @@ extern "C" spira_status spira__cuda_pagerank_scales(spira_context ctx, const spi
                                                     double *inv, void *d, int32_t *bad_row)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    int *dbad = NULL;
-    *bad_row = G->nrows;
-    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&dbad, sizeof *dbad, "PageRank row check"));
-    spira_status s = spira__cuda_upload(ctx, dbad, bad_row, sizeof *dbad);
-    if (s == SPIRA_OK && G->nrows > 0) {
+    auto launch = [&](int *bad) {
+        if (G->nrows == 0) return SPIRA_OK;
         const unsigned g = spira__blocks((long long)G->nrows * 32, THREADS);
         if (G->dtype == SPIRA_R64)
             pagerank_scales_kernel<<<g, THREADS, 0, st>>>(G->nrows, G->row_ptr,
                                                           (const double *)G->val, inv,
-                                                          (double *)d, dbad);
+                                                          (double *)d, bad);
         else
             pagerank_scales_kernel<<<g, THREADS, 0, st>>>(G->nrows, G->row_ptr,
                                                           (const float *)G->val, inv,
-                                                          (float *)d, dbad);
-        s = spira__cuda_status(ctx, cudaGetLastError(), "pagerank_scales_kernel", __FILE__,
-                               __LINE__);
-    }
-    if (s == SPIRA_OK) s = spira__cuda_download(ctx, bad_row, dbad, sizeof *dbad); /* waits */
-    spira__cuda_scratch_free(ctx, dbad);
-    return s;
+                                                          (float *)d, bad);
+        return spira__cuda_status(ctx, cudaGetLastError(), "pagerank_scales_kernel", __FILE__,
+                                  __LINE__);
+    };
+    return spira__cuda_first_bad_row(ctx, G->nrows, "PageRank row check", launch, bad_row);
 }
 
 SPIRA__MODULE_ANCHOR(pagerank, pagerank_kernel<double>)

@@ -6,6 +6,7 @@
 #define SPIRA_CUDA_CHECK_CUH
 
 #include "spira_impl.h"
+#include "cuda/gateway.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -56,6 +57,24 @@ static inline unsigned spira__blocks(long long n, int b)
     if (g < 1) g = 1;
     if (g > 65535LL * 32) g = 65535LL * 32;
     return (unsigned)g;
+}
+
+/* The first of n rows a check on the device finds bad (n: none), as the host's loop finds
+ * it: a device int set to n, launch(int *bad) (a kernel that lowers it by atomicMin at
+ * every bad row; it returns the launch's status), the int back (one wait). what names the
+ * int's allocation. */
+template <typename Launch>
+spira_status spira__cuda_first_bad_row(spira_context ctx, int32_t n, const char *what,
+                                       Launch launch, int32_t *bad_row)
+{
+    int *dbad = NULL;
+    *bad_row = n;
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&dbad, sizeof *dbad, what));
+    spira_status s = spira__cuda_upload(ctx, dbad, bad_row, sizeof *dbad);
+    if (s == SPIRA_OK) s = launch(dbad);
+    if (s == SPIRA_OK) s = spira__cuda_download(ctx, bad_row, dbad, sizeof *dbad); /* waits */
+    spira__cuda_scratch_free(ctx, dbad);
+    return s;
 }
 
 /* One kernel of this file's module, named for lib/cuda/preload.cu: a context's first use of
