@@ -12,16 +12,21 @@
  *   tiles W   a block a range of W columns, its warps the long rows' entries in that range
  *             (warp w rows w, w + 8, ...), so the rows share the range's x in L1; a sum a
  *             (row, range) to a partial, a ticket a row, the last adding its ranges in order
+ *   tiles W/R a block R long rows of one range of W columns, a warp a (row, range), so the
+ *             block's R rows share the range's x in L1 and the work is many short warps
  *   cusparse  cuSPARSE's CSR (CUSPARSE_SPMV_CSR_ALG1) on the same matrix
  * each in a launch of its own, and checks y against a double reference on the host (every
  * variant adds in a fixed order: the same bits run to run). Prints ms a multiply (median of
  * 50 after 5 warm-ups, CUDA events) and the back-to-back time of 100 in a row.
  *   nvcc -O3 -arch=sm_90 -std=c++17 -o longrow-probe bench/longrow-probe.cu -lcusparse
  *   ./longrow-probe [ROWS [LONG [LEN]]]      (default 1000000 40 95000)
- * On an H200 (bench/results/2026-11-28-session26, calls 1 and 4) chunks of 1,024 were the
- * fastest warp chunks at the circuit's shape (0.028 ms alone, 256: 0.032), block chunks no
- * faster, column tiles 1.7x slower there and far slower for many shorter rows, and
- * cuSPARSE's CSR took 0.064 on the dense rows alone.
+ * On an H200 (bench/results/2026-11-28-session26, calls 1, 4 and 8) chunks of 1,024 were
+ * the fastest warp chunks at the circuit's shape (0.028 ms alone, 256: 0.032), block chunks
+ * no faster, a block a column range 1.7x slower, tiles 8192/20 (a warp a row and range, 20
+ * rows a block) 0.023 (0.020 back to back against the chunks' 0.024), but slower than the
+ * chunks once a (row, range) holds fewer than a few hundred entries (40 rows of 20,000:
+ * 0.014 against 0.0135; 400 rows of 9,000: 0.059 against 0.038); cuSPARSE's CSR took
+ * 0.064 on the circuit's dense rows alone.
  */
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -152,6 +157,36 @@ __global__ void __launch_bounds__(256)
     }
 }
 
+/* tiles W/R: block (q, g) takes rows g * R .. g * R + R - 1 of column range q, a warp each */
+__global__ void col_tiles_rows(int nlong, int nt, int R, const int *__restrict__ off,
+                               const int *__restrict__ rows, const int *__restrict__ ci,
+                               const double *__restrict__ v, const double *__restrict__ x,
+                               double *partial, unsigned *ticket, double *y)
+{
+    const int lane = threadIdx.x & 31, q = blockIdx.x % nt;
+    const int j = (blockIdx.x / nt) * R + (int)threadIdx.x / 32;
+    if (j >= nlong) return;
+    const int b = off[j * (nt + 1) + q], e = off[j * (nt + 1) + q + 1];
+    double sum = 0;
+#pragma unroll 4
+    for (int k = b + lane; k < e; k += 32) sum += __ldcs(&v[k]) * __ldg(&x[__ldcs(&ci[k])]);
+    sum = warp_tree(sum);
+    bool last = false;
+    if (lane == 0) {
+        partial[j * nt + q] = sum;
+        __threadfence();
+        last = atomicAdd(&ticket[j], 1u) == (unsigned)nt - 1;
+    }
+    last = __shfl_sync(0xffffffffu, last, 0);
+    if (last) {
+        __threadfence();
+        sum = 0;
+        for (int k = lane; k < nt; k += 32) sum += __ldcg(&partial[j * nt + k]);
+        sum = warp_tree(sum);
+        if (lane == 0) ticket[j] = 0, y[rows[j]] = sum;
+    }
+}
+
 static double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -279,7 +314,7 @@ int main(int argc, char **argv)
         }
     }
 
-    for (int W : {1024, 2048, 4096, 8192, 16384, 32768}) {
+    for (int W : {512, 1024, 2048, 4096, 8192, 16384}) {
         const int nt = (n + W - 1) / W;
         std::vector<int> off((size_t)nlong * (nt + 1));
         for (int j = 0; j < nlong; j++) {
@@ -299,6 +334,14 @@ int main(int argc, char **argv)
         run(name, [&] {
             col_tiles<<<nt, 256>>>(nlong, nt, d_off, d_rows, d_ci, d_v, d_x, d_partial, d_ticket, d_y);
         });
+        for (int R : {8, 20, 32}) {
+            const int groups = (nlong + R - 1) / R;
+            snprintf(name, sizeof name, "tiles %d/%d", W, R);
+            run(name, [&] {
+                col_tiles_rows<<<nt * groups, R * 32>>>(nlong, nt, R, d_off, d_rows, d_ci, d_v,
+                                                        d_x, d_partial, d_ticket, d_y);
+            });
+        }
         CK(cudaGetLastError());
         CK(cudaFree(d_off));
         CK(cudaFree(d_rows));
