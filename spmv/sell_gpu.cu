@@ -9,14 +9,14 @@
  * Long rows (sell.h: more than SPIRA__SELL_LONG entries, kept out of the slices and stored
  * row after row) would each make a slice one warp's serial loop as long as the row, tens
  * of thousands of steps on an R-MAT graph (bench/results/2026-11-26-h200x2-session11). They
- * are cut into chunks, a warp a chunk reading consecutive addresses, in the same launch as
- * the slices (its last blocks); a chunk's sum is a fixed shuffle
- * tree, and the warp that finishes a row's last chunk (a per-row ticket, as merge's fixup)
- * adds the row's chunk sums in chunk order and writes y: the same bits every run, no
- * floating-point atomics. In a matrix of few slices a long row of 2 to 8 chunks is one
- * block's instead (its warps a chunk each, added in shared memory): the same bits, without
- * the ticket's round trips through global memory. With sigma = 1 (no sorting, no long rows) a slice is as wide as
- * its longest row and its warps walk all of it.
+ * are cut into chunks (kFewChunk or kManyChunk entries), a warp a chunk reading consecutive
+ * addresses, in the same launch as the slices (its last blocks); a chunk's sum is a fixed
+ * shuffle tree, and the warp that finishes a row's last chunk (a per-row ticket, as
+ * merge's fixup) adds the row's chunk sums in chunk order and writes y: the same bits every
+ * run, no floating-point atomics. In a matrix of few slices a long row of 2 to 8 chunks is
+ * one block's instead (its warps a chunk each, added in shared memory): the same bits,
+ * without the ticket's round trips through global memory. With sigma = 1 (no sorting, no
+ * long rows) a slice is as wide as its longest row and its warps walk all of it.
  *
  * The conversion on the GPU (sell_dev_build) makes the host conversion's layout array for
  * array: the longest row K (a reduce, one wait), the rows sorted by (window, K - length)

@@ -290,9 +290,10 @@ START_TEST(gpu_merge_dense_row_bitwise)
 END_TEST
 
 /* SELL's long rows in a matrix of many slices (600,000 rows, so 1,024-entry chunks and
- * tickets): rows of 65, 1,024, 1,025, 3,000 and 40,000 entries (one chunk, exactly one, two,
- * three, 40: more than a warp's lanes of partials) among rows of 1 to 5, against the
- * reference, and the same bits in 5 runs. */
+ * tickets): rows of 65, 1,024, 1,025, 40,000 and 3,000 entries (one chunk, exactly one, two,
+ * 40: more than a warp's lanes of partials, three; distinct columns, so that no duplicate
+ * is summed away) among rows of 1 to 5 random ones, against the reference, and the same
+ * bits in 5 runs. */
 START_TEST(gpu_sell_long_rows_many_slices)
 {
     const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
@@ -310,8 +311,11 @@ START_TEST(gpu_sell_long_rows_many_slices)
     for (int32_t i = 0, k = 0; i < n; i++) {
         int32_t l = 1 + i % 5;
         if (k < nlong && at[k] == i) l = len[k++];
+        const int longrow = l > 5;
         for (int32_t c = 0; c < l; c++, e++) {
-            ri[e] = i, ci[e] = (int32_t)tu_uniform(&st, 0, n);
+            /* 7919 is prime and does not divide n: a long row's l < n columns are distinct */
+            ri[e] = i, ci[e] = longrow ? (int32_t)(((int64_t)c * 7919 + i) % n)
+                                       : (int32_t)tu_uniform(&st, 0, n);
             vf[e] = (float)(v[e] = tu_uniform(&st, -1, 1));
         }
     }
