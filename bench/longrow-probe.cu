@@ -127,34 +127,33 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/* tiles: off[j * (nt + 1) + q] is where long row j's entries of columns >= q * W begin */
+/* tiles: off[j * (nt + 1) + q] is where long row j's entries of columns >= q * W begin.
+ * The warp's sum of row j's entries in range q goes to partial j * nt + q: the range is a
+ * chunk of the row's nt for finish. */
+__device__ __forceinline__ void range_sum(int nt, int j, int q, const int *__restrict__ off,
+                                          const int *__restrict__ rows,
+                                          const int *__restrict__ ci,
+                                          const double *__restrict__ v,
+                                          const double *__restrict__ x, double *partial,
+                                          unsigned *ticket, double *y, int lane)
+{
+    const chunk c = {off[j * (nt + 1) + q], off[j * (nt + 1) + q + 1], rows[j], j * nt, nt};
+    double sum = 0;
+#pragma unroll 4
+    for (int k = c.begin + lane; k < c.end; k += 32)
+        sum += __ldcs(&v[k]) * __ldg(&x[__ldcs(&ci[k])]);
+    finish(c, warp_tree(sum), j * nt + q, partial, ticket, y, lane);
+}
+
+/* tiles W: block q takes every long row's range q, warp w rows w, w + 8, ... */
 __global__ void __launch_bounds__(256)
     col_tiles(int nlong, int nt, const int *__restrict__ off, const int *__restrict__ rows,
               const int *__restrict__ ci, const double *__restrict__ v,
               const double *__restrict__ x, double *partial, unsigned *ticket, double *y)
 {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x / 32, q = blockIdx.x;
-    for (int j = warp; j < nlong; j += 8) {
-        const int b = off[j * (nt + 1) + q], e = off[j * (nt + 1) + q + 1];
-        double sum = 0;
-#pragma unroll 4
-        for (int k = b + lane; k < e; k += 32) sum += __ldcs(&v[k]) * __ldg(&x[__ldcs(&ci[k])]);
-        sum = warp_tree(sum);
-        bool last = false;
-        if (lane == 0) {
-            partial[j * nt + q] = sum;
-            __threadfence();
-            last = atomicAdd(&ticket[j], 1u) == (unsigned)nt - 1;
-        }
-        last = __shfl_sync(0xffffffffu, last, 0);
-        if (last) {
-            __threadfence();
-            sum = 0;
-            for (int k = lane; k < nt; k += 32) sum += __ldcg(&partial[j * nt + k]);
-            sum = warp_tree(sum);
-            if (lane == 0) ticket[j] = 0, y[rows[j]] = sum;
-        }
-    }
+    for (int j = (int)threadIdx.x / 32; j < nlong; j += 8)
+        range_sum(nt, j, blockIdx.x, off, rows, ci, v, x, partial, ticket, y,
+                  threadIdx.x & 31);
 }
 
 /* tiles W/R: block (q, g) takes rows g * R .. g * R + R - 1 of column range q, a warp each */
@@ -163,28 +162,10 @@ __global__ void col_tiles_rows(int nlong, int nt, int R, const int *__restrict__
                                const double *__restrict__ v, const double *__restrict__ x,
                                double *partial, unsigned *ticket, double *y)
 {
-    const int lane = threadIdx.x & 31, q = blockIdx.x % nt;
     const int j = (blockIdx.x / nt) * R + (int)threadIdx.x / 32;
-    if (j >= nlong) return;
-    const int b = off[j * (nt + 1) + q], e = off[j * (nt + 1) + q + 1];
-    double sum = 0;
-#pragma unroll 4
-    for (int k = b + lane; k < e; k += 32) sum += __ldcs(&v[k]) * __ldg(&x[__ldcs(&ci[k])]);
-    sum = warp_tree(sum);
-    bool last = false;
-    if (lane == 0) {
-        partial[j * nt + q] = sum;
-        __threadfence();
-        last = atomicAdd(&ticket[j], 1u) == (unsigned)nt - 1;
-    }
-    last = __shfl_sync(0xffffffffu, last, 0);
-    if (last) {
-        __threadfence();
-        sum = 0;
-        for (int k = lane; k < nt; k += 32) sum += __ldcg(&partial[j * nt + k]);
-        sum = warp_tree(sum);
-        if (lane == 0) ticket[j] = 0, y[rows[j]] = sum;
-    }
+    if (j < nlong)
+        range_sum(nt, j, blockIdx.x % nt, off, rows, ci, v, x, partial, ticket, y,
+                  threadIdx.x & 31);
 }
 
 static double median(std::vector<double> v)
@@ -319,9 +300,11 @@ int main(int argc, char **argv)
         std::vector<int> off((size_t)nlong * (nt + 1));
         for (int j = 0; j < nlong; j++) {
             const int b = rp[rows[j]], e = rp[rows[j] + 1];
-            for (int q = 0; q <= nt; q++)
+            for (int q = 0; q <= nt; q++) {
+                const int from = (long long)q * W > n ? n : q * W; /* the range's first column */
                 off[(size_t)j * (nt + 1) + q] =
-                    (int)(std::lower_bound(ci.begin() + b, ci.begin() + e, (long long)q * W > n ? n : q * W) - ci.begin());
+                    (int)(std::lower_bound(ci.begin() + b, ci.begin() + e, from) - ci.begin());
+            }
         }
         int *d_off, *d_rows;
         CK(cudaMalloc(&d_off, off.size() * sizeof(int)));
@@ -332,7 +315,8 @@ int main(int argc, char **argv)
         char name[32];
         snprintf(name, sizeof name, "tiles %d", W);
         run(name, [&] {
-            col_tiles<<<nt, 256>>>(nlong, nt, d_off, d_rows, d_ci, d_v, d_x, d_partial, d_ticket, d_y);
+            col_tiles<<<nt, 256>>>(nlong, nt, d_off, d_rows, d_ci, d_v, d_x, d_partial,
+                                   d_ticket, d_y);
         });
         for (int R : {8, 20, 32}) {
             const int groups = (nlong + R - 1) / R;
