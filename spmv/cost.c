@@ -37,7 +37,7 @@
  * and wiki-Vote's of 893 (V = 16) predict 0.020 and 0.012 ms, measured 0.020-0.021 and
  * 0.012-0.013 [s20]; 32-lane steps at arrow's rate had predicted 0.017 for wiki-Vote. */
 #define ROW_STEP_MS 0.0000765
-/* sell's slots a nonzero: rows sorted by length in windows of 65,536 pad little where rows
+/* sell's slots a nonzero: rows sorted by length in windows (sell.c) pad little where rows
  * are even (1.000 on the kNN Laplacian and the Laplacians, 1.004-1.019 on bcsstk13, bcsstk16
  * and sherman5 [s20]; 1.001-1.010 on R-MAT, circuit and wiki-Vote with long rows apart
  * [s21]); 1.05 also stands for what the bytes leave out, y written through the

@@ -4,13 +4,19 @@
  * rows, the slices of C = 32 rows padded to their longest row, the padding ratio, and the
  * CPU reference multiply over the slices. The kernel is in sell_gpu.cu.
  *
- * The default sigma = 65536 rows: on power-law and R-MAT matrices, windows of 1024 or 4096
- * rows leave several times the nonzeros in slots, 65536 brings them within about a third
- * of them (bench/sell-padding.py; bench/results/2026-11-24-sell-padding/), and a window's
- * x and y (1 MB in double) stay well inside a GPU's L2, which catches the scattered writes
- * of y and the reordered reads of x that the sort brings. A few dense rows among short
- * ones (a circuit matrix) would pad their slices to their length in every window: rows over
- * SPIRA__SELL_LONG entries are kept apart, row after row (sell.h).
+ * The default sigma: 65536 rows, the whole matrix in one window up to that size, in a matrix
+ * of up to SPIRA__SELL_SIGMA_ROWS rows; 1024 in a larger one. Before the long rows were kept
+ * apart, windows of 1024 or 4096 rows left power-law and R-MAT matrices several times the
+ * nonzeros in slots (bench/sell-padding.py; bench/results/2026-11-24-sell-padding/); with
+ * them apart, 1024 leaves R-MAT 2^20 1.12 slots a nonzero and the circuit and kNN matrices
+ * 1.01-1.03, and its multiply is faster than with 65536 on an H200 (R-MAT 3%, kNN 2%,
+ * power-law 2%, the circuit matrix 0.5%; the Laplacians and uniform rows even): a slice's
+ * rows, and so its gathers of x near the diagonal and its writes of y, come from 1024 rows,
+ * not 65536. In a matrix of a few tens of thousands of rows one window is better
+ * (p2p-Gnutella31, 62,586 rows: 17% slower with 1024; bench/results/2026-11-28-session27).
+ * A few dense rows among short ones (a circuit matrix) would pad their slices to their
+ * length in every window: rows over SPIRA__SELL_LONG entries are kept apart, row after row
+ * (sell.h).
  */
 #include "sell.h"
 
@@ -64,11 +70,14 @@ static void sell_destroy(void *layout)
     spira__free(S);
 }
 
-spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t *sigma)
+spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t nrows,
+                                   int32_t *sigma)
 {
     const int32_t C = SPIRA__SELL_C;
+    const long fallback =
+        nrows > SPIRA__SELL_SIGMA_ROWS ? SPIRA__SELL_SIGMA_LARGE : SPIRA__SELL_SIGMA_SMALL;
     long v;
-    SPIRA__TRY(spira__opt_long(ctx, opts, "sigma", SPIRA__SELL_SIGMA_DEFAULT, &v));
+    SPIRA__TRY(spira__opt_long(ctx, opts, "sigma", fallback, &v));
     if (v != 1 && (v < C || v % C || v > INT32_MAX - C))
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                             "sell option sigma=%ld: 1 (no sorting) or a positive multiple of "
@@ -142,7 +151,7 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
     *layout = NULL;
     const int32_t C = SPIRA__SELL_C;
     int32_t sigma;
-    SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, &sigma));
+    SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, A->nrows, &sigma));
     spira__sell *S = spira__calloc(1, sizeof *S);
     if (!S) return spira__nomem(ctx, "SELL layout", sizeof *S);
     S->nrows = A->nrows, S->ncols = A->ncols, S->nnz = A->nnz, S->dtype = A->dtype;
@@ -271,7 +280,7 @@ extern const spira__format_gpu spira__sell_gpu;
 const spira__format spira__sell_format = {
     .name = "sell",
     .description = "SELL-C-sigma: rows sorted by length within windows of sigma (default "
-                   "65536) rows, slices of 32 padded to their longest, a warp a slice, rows "
+                   "65536 rows, 1024 beyond 131072 rows), slices of 32 padded to their longest, a warp a slice, rows "
                    "over 64 entries apart in chunks; the padding ratio in its stats "
                    "(Kreutzer et al. 2014)",
     .options = "sigma",

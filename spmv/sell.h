@@ -28,7 +28,11 @@ extern "C" {
 #endif
 
 #define SPIRA__SELL_C 32            /* rows a slice: a warp */
-#define SPIRA__SELL_SIGMA_DEFAULT 65536 /* rows a sorting window (sell.c says why) */
+/* The default sigma (sell.c says why): windows of SPIRA__SELL_SIGMA_LARGE rows in a matrix
+ * of more than SPIRA__SELL_SIGMA_ROWS rows, of SPIRA__SELL_SIGMA_SMALL in a smaller one */
+#define SPIRA__SELL_SIGMA_SMALL 65536
+#define SPIRA__SELL_SIGMA_LARGE 1024
+#define SPIRA__SELL_SIGMA_ROWS 131072
 #define SPIRA__SELL_LONG 64 /* entries beyond which a row is long (sigma > 1): a slice's width
                                where a warp's walk starts to set the multiply's time */
 
@@ -48,8 +52,10 @@ typedef struct {
 /* What the host conversion (sell.c) and the one on the GPU (sell_gpu.cu, whose device
  * handle is a spira__sell with its arrays on the device) share, so that they refuse, size
  * and describe a layout in the same words. */
-/* Option sigma: 1 (no sorting) or a positive multiple of C, else SPIRA_ERR_INVALID_ARG. */
-spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t *sigma);
+/* Option sigma: 1 (no sorting) or a positive multiple of C, else SPIRA_ERR_INVALID_ARG;
+ * without it the default for a matrix of nrows rows. */
+spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t nrows,
+                                   int32_t *sigma);
 /* The refusal when the first sl + 1 of nslices slices hold slots > INT32_MAX slots, or (sl =
  * nslices) the slots and the long rows' entries do. */
 spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots);

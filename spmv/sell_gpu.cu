@@ -626,7 +626,7 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
 {
     sell_dev *h = (sell_dev *)dev;
     spira__sell *d = &h->s;
-    SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, &d->sigma));
+    SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, A->nrows, &d->sigma));
     d->nrows = A->nrows, d->ncols = A->ncols, d->nnz = A->nnz, d->dtype = A->dtype;
     /* the slice pointers sized for all rows (the long rows, not yet counted, need fewer) */
     const size_t spn = (size_t)(((int64_t)A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C) + 1;

@@ -1197,6 +1197,35 @@ START_TEST(sell_layout_contents)
 }
 END_TEST
 
+/* The default sigma follows the rows: one window of 65536 up to SPIRA__SELL_SIGMA_ROWS rows
+ * (a row moves across the 1024-row boundaries), windows of 1024 beyond (none does). */
+START_TEST(sell_default_sigma)
+{
+    spira_context ctx = tu_cpu();
+    for (int larger = 0; larger < 2; larger++) {
+        const int32_t n = SPIRA__SELL_SIGMA_ROWS + larger;
+        int32_t *lens = malloc((size_t)n * sizeof *lens);
+        ck_assert_ptr_nonnull(lens);
+        for (int32_t i = 0; i < n; i++) lens[i] = (7 * i) % 13;
+        spira_matrix A = from_lengths(ctx, n, 200, lens, SPIRA_R32);
+        spira__sell *S = convert(ctx, A, "sell", NULL, SPIRA_OK);
+        const int32_t sigma = larger ? SPIRA__SELL_SIGMA_LARGE : SPIRA__SELL_SIGMA_SMALL;
+        ck_assert_int_eq(S->sigma, sigma);
+        int32_t moved = 0; /* rows out of their 1024-row window */
+        for (int32_t r = 0; r < n; r++) {
+            ck_assert_int_eq(S->perm[r] / sigma, r / sigma);
+            moved += S->perm[r] / SPIRA__SELL_SIGMA_LARGE != r / SPIRA__SELL_SIGMA_LARGE;
+        }
+        if (larger) ck_assert_int_eq(moved, 0);
+        else ck_assert_int_gt(moved, 0);
+        release("sell", S);
+        spira_matrix_destroy(A);
+        free(lens);
+    }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* 200 x 300, rows of 1-5 entries, one of 64 and three long ones (150, 120, 150 entries,
  * over SPIRA__SELL_LONG = 64): with sorting windows, the long rows leave the slices for the
  * end of the order, longest first (equal lengths in row order), their entries after the
@@ -1626,6 +1655,7 @@ Suite *suite_formats(void)
     tcase_add_test(tc, auto_trial_alloc_failures);
     tc = tcase(s, "sell-merge");
     tcase_add_test(tc, sell_layout_contents);
+    tcase_add_test(tc, sell_default_sigma);
     tcase_add_test(tc, sell_long_rows);
     tcase_add_test(tc, merge_path_search);
     tcase_add_loop_test(tc, sell_merge_bundled, 0, tu_nbundled);
