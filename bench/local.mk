@@ -16,6 +16,10 @@ EXTRA_DIST += bench/sell-padding.py
 # issue 14's circuit matrix: the dense rows' chunk paths against cuSPARSE (standalone:
 # nvcc -O3 -arch=sm_90 -std=c++17 -o longrow-probe bench/longrow-probe.cu -lcusparse)
 EXTRA_DIST += bench/circuit-parts.py bench/longrow-probe.cu
+# issue 14's small matrices: one kernel launch's cost alone, back to back and in a graph
+# (standalone: nvcc -O3 -arch=sm_90 -o launch-floor bench/launch-floor.cu); the R-MAT graph
+# renumbered by degree
+EXTRA_DIST += bench/launch-floor.cu bench/rmat-orders.py
 # packs a build made here for the GPU machine (no build there)
 EXTRA_DIST += bench/carry-build.sh bench/gpu-verify.sh bench/dist-timeline.sh bench/timeline-summary.py \
   bench/gpu-trace.c

@@ -70,6 +70,10 @@ typedef struct {
      * clock around reps calls and one wait, / reps (spmv_ms is one call alone: on a small
      * matrix mostly the launch's latency, which the run's launches overlap) */
     double stream_ms;
+    /* the same multiplies captured in a CUDA graph (CUDA only; 0: not measured), a
+     * multiply as a solver's captured iteration pays it; graph_note: why not, if it failed */
+    double graph_ms;
+    char graph_note[160];
     /* the medians of the conversions after the first and of their uploads, 0: none made */
     double convert_warm_ms, upload_warm_ms;
     size_t bytes;
@@ -79,14 +83,22 @@ typedef struct {
 /* A row's times, kept while it is the fastest of its kind (spmv_ms alone). */
 typedef struct {
     char label[128];
-    double ms, stream_ms;
+    double ms, stream_ms, graph_ms;
 } fastest;
 
-static void keep_fastest(fastest *f, const char *label, double ms, double stream_ms)
+static void keep_fastest(fastest *f, const char *label, const result *r)
 {
-    if (ms <= 0 || (f->ms > 0 && f->ms <= ms)) return;
+    if (r->spmv_ms <= 0 || (f->ms > 0 && f->ms <= r->spmv_ms)) return;
     snprintf(f->label, sizeof f->label, "%s", label);
-    f->ms = ms, f->stream_ms = stream_ms;
+    f->ms = r->spmv_ms, f->stream_ms = r->stream_ms, f->graph_ms = r->graph_ms;
+}
+
+/* ", X in a graph" when measured, else "" */
+static const char *in_graph(double ms, char *buf, size_t size)
+{
+    buf[0] = 0;
+    if (ms > 0) snprintf(buf, size, ", %.5f in a graph", ms);
+    return buf;
 }
 
 /* Setup when the conversion is made again: auto's choice, the conversion and, for a layout
@@ -184,6 +196,14 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
         s = spira_spmv_time(1.0, A, x, 0.0, y, reps, NULL);
         if (s == SPIRA_OK) s = spira_context_synchronize(ctx);
         r->stream_ms = (cli_now_ms() - t0) / reps;
+    }
+    if (s == SPIRA_OK && spira_context_backend(ctx) == SPIRA_BACKEND_CUDA) {
+        /* a format whose multiply cannot be captured is still measured, with the reason */
+        if (spira_spmv_time_graph(1.0, A, x, 0.0, y, (int)(reps < 1000 ? reps : 1000), 5,
+                                  &r->graph_ms) != SPIRA_OK) {
+            r->graph_ms = 0;
+            snprintf(r->graph_note, sizeof r->graph_note, "%s", spira_last_error(ctx));
+        }
     }
     if (s == SPIRA_OK) {
         r->spmv_ms = cli_median(t, reps);
@@ -358,7 +378,7 @@ int main(int argc, char **argv)
         printf("matrix,nrows,ncols,nnz,precision,backend,format,options,status,select_ms,"
                "convert_ms,upload_ms,setup_ms,setup_spmv_equiv,spmv_ms,spmv_min_ms,gflops,gbs,"
                "speedup_vs_cusparse,matrix_bytes,max_rel_err,reps,converted_on,"
-               "convert_warm_ms,setup_warm_spmv_equiv,stream_ms,note\n");
+               "convert_warm_ms,setup_warm_spmv_equiv,stream_ms,graph_ms,note\n");
     } else {
         printf("spira-spmv %s: %s, %d x %d, %d nonzeros (max %d a row), %s precision\n",
                spira_version(), source, m, n, nnz, maxrow,
@@ -379,7 +399,7 @@ int main(int argc, char **argv)
     double t_cusparse = 0;
     int rc = 0;
     /* the fastest cuSPARSE row, the fastest of Spira's own and auto's, for the last line */
-    fastest best[3] = {{"", 0, 0}, {"", 0, 0}, {"", 0, 0}};
+    fastest best[3] = {{"", 0, 0, 0}, {"", 0, 0, 0}, {"", 0, 0, 0}};
     for (int i = base; i <= nf; i++) {
         result r;
         bench_format(ctx, A, &items[i], vx, vy, ref, scale, ybuf, (int)warmup, (int)reps,
@@ -399,7 +419,7 @@ int main(int argc, char **argv)
             keep_fastest(&best[!strcmp(items[i].name, "cusparse") ? 0
                                : !strcmp(items[i].name, "auto") ? 2
                                                                 : 1],
-                         label, t, r.stream_ms);
+                         label, &r);
         if (csv) {
             printf("%s,%d,%d,%d,%s,%s,", source, m, n, nnz, prec, gpu ? "cuda" : "cpu");
             cli_csv_field(items[i].name);
@@ -414,8 +434,10 @@ int main(int argc, char **argv)
                 else
                     printf(",,");
                 printf("%.6f,", r.stream_ms);
+                if (r.graph_ms > 0) printf("%.6f", r.graph_ms);
+                putchar(',');
             } else {
-                printf(",%s,,,,,,,,,,,,,%ld,,,,,", r.status, reps);
+                printf(",%s,,,,,,,,,,,,,%ld,,,,,,", r.status, reps);
             }
             cli_csv_field(r.note);
             putchar('\n');
@@ -428,6 +450,11 @@ int main(int argc, char **argv)
             if (gpu) printf("%-22s   converted on the %s\n", "", r.converted_on);
             printf("%-22s   back to back: %.5f ms a multiply (%ld in a row, host clock)\n", "",
                    r.stream_ms, reps);
+            if (r.graph_ms > 0)
+                printf("%-22s   in a graph: %.5f ms a multiply (%ld captured, CUDA events)\n", "",
+                       r.graph_ms, reps < 1000 ? reps : 1000);
+            else if (r.graph_note[0])
+                printf("%-22s   in a graph: not measured (%s)\n", "", r.graph_note);
             if (convert_reps > 1)
                 printf("%-22s   converted again: %.3f ms (median of %ld), %.1f SpMVs of setup\n",
                        "", r.convert_warm_ms, convert_reps - 1, t > 0 ? warm_setup(&r) / t : 0);
@@ -438,14 +465,20 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     if (!csv && best[0].ms > 0 && (best[1].ms > 0 || best[2].ms > 0)) {
-        printf("\nfastest cuSPARSE row: %s, %.5f ms alone, %.5f back to back\n", best[0].label,
-               best[0].ms, best[0].stream_ms);
+        char g[64];
+        printf("\nfastest cuSPARSE row: %s, %.5f ms alone, %.5f back to back%s\n", best[0].label,
+               best[0].ms, best[0].stream_ms, in_graph(best[0].graph_ms, g, sizeof g));
         for (int k = 1; k < 3; k++)
-            if (best[k].ms > 0)
-                printf("%s %s: %.5f ms alone, %.5f back to back: %.2fx and %.2fx cuSPARSE's\n",
+            if (best[k].ms > 0) {
+                printf("%s %s: %.5f ms alone, %.5f back to back%s: %.2fx and %.2fx cuSPARSE's",
                        k == 1 ? "fastest of Spira's own:" : "auto:", best[k].label, best[k].ms,
-                       best[k].stream_ms, best[0].ms / best[k].ms,
+                       best[k].stream_ms, in_graph(best[k].graph_ms, g, sizeof g),
+                       best[0].ms / best[k].ms,
                        best[k].stream_ms > 0 ? best[0].stream_ms / best[k].stream_ms : 0);
+                if (best[0].graph_ms > 0 && best[k].graph_ms > 0)
+                    printf(" (%.2fx in a graph)", best[0].graph_ms / best[k].graph_ms);
+                putchar('\n');
+            }
     }
     spira_vector_destroy(vx);
     spira_vector_destroy(vy);

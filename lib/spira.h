@@ -233,6 +233,15 @@ SPIRA_API spira_status spira_matrix_drop_plan(spira_matrix A);
  * first run, outside every timing. Arguments as spira_spmv. */
 SPIRA_API spira_status spira_spmv_time(double alpha, spira_matrix A, spira_vector x, double beta,
                                        spira_vector y, int n, double *ms);
+/* n multiplies as spira_spmv_time's, captured once in a CUDA graph; the graph is launched
+ * once untimed, then `runs` times, each timed with CUDA events: *ms = the median run / n, a
+ * multiply as a solver whose iteration is captured pays it (the kernels queued by the
+ * device, no host launch path between them; solvers capture small systems' iterations).
+ * CUDA only (SPIRA_ERR_UNSUPPORTED on the CPU backend); a format whose multiply cannot be
+ * captured gives the capture's error. Arguments as spira_spmv; n >= 1, runs >= 1. */
+SPIRA_API spira_status spira_spmv_time_graph(double alpha, spira_matrix A, spira_vector x,
+                                             double beta, spira_vector y, int n, int runs,
+                                             double *ms);
 
 /* ---- vectors and BLAS-1 (lib/) ------------------------------------------------- */
 

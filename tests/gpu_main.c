@@ -437,6 +437,45 @@ START_TEST(gpu_values_one)
 }
 END_TEST
 
+/* spira_spmv_time_graph: the multiplies captured in a graph leave y as a plain multiply
+ * does (y poisoned first), for formats of every kind (a kernel of Spira's, one with a
+ * fixup pass, cuSPARSE's, auto), and time a multiply at more than 0; bad counts refused. */
+START_TEST(gpu_spmv_time_graph)
+{
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_rmat(gpu, 12, 8, tu_seed(), SPIRA_R64, &A), SPIRA_OK);
+    const int32_t n = (int32_t)A->csr.nrows;
+    spira_vector vx, vy;
+    ck_assert_int_eq(spira_vector_create(gpu, n, SPIRA_R64, &vx), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, n, SPIRA_R64, &vy), SPIRA_OK);
+    double *x = malloc((size_t)n * sizeof *x), *ref = malloc((size_t)n * sizeof *ref),
+           *got = malloc((size_t)n * sizeof *got);
+    for (int32_t i = 0; i < n; i++) x[i] = 1.0 + (i % 7) * 0.25;
+    ck_assert_int_eq(spira_vector_set_f64(vx, x), SPIRA_OK);
+    const char *formats[] = {"csr-vector", "sell", "merge", "cusparse", "auto"};
+    for (int f = 0; f < 5; f++) {
+        ck_assert_int_eq(spira_matrix_set_format(A, formats[f], NULL), SPIRA_OK);
+        ck_assert_int_eq(spira_spmv(1.0, A, vx, 0.0, vy), SPIRA_OK);
+        ck_assert_int_eq(spira_vector_get_f64(vy, ref), SPIRA_OK);
+        ck_assert_int_eq(spira_vector_fill(vy, NAN), SPIRA_OK);
+        double ms = -1;
+        ck_assert_msg(spira_spmv_time_graph(1.0, A, vx, 0.0, vy, 20, 3, &ms) == SPIRA_OK,
+                      "%s: %s", formats[f], spira_last_error(gpu));
+        ck_assert_msg(ms > 0, "%s: %g ms", formats[f], ms);
+        ck_assert_int_eq(spira_vector_get_f64(vy, got), SPIRA_OK);
+        for (int32_t i = 0; i < n; i++)
+            ck_assert_msg(fabs(got[i] - ref[i]) <= 1e-12 * (1 + fabs(ref[i])),
+                          "%s: y[%d] = %g in the graph, %g alone", formats[f], i, got[i], ref[i]);
+    }
+    double ms;
+    ck_assert_int_eq(spira_spmv_time_graph(1.0, A, vx, 0.0, vy, 0, 3, &ms), SPIRA_ERR_INVALID_ARG);
+    ck_assert_int_eq(spira_spmv_time_graph(1.0, A, vx, 0.0, vy, 5, 0, &ms), SPIRA_ERR_INVALID_ARG);
+    spira_vector_destroy(vx), spira_vector_destroy(vy);
+    spira_matrix_destroy(A);
+    free(x), free(ref), free(got);
+}
+END_TEST
+
 /* "auto" on the CUDA backend: the cost model picks dia for a large stencil when enough
  * multiplies are expected to pay its conversion on the GPU back and csr-vector when one
  * is; a solve chooses for the multiplies it expects, a longer one for its first 32 and
@@ -1336,6 +1375,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_formats_large, 0, 4);
     tcase_add_loop_test(tc, gpu_sell_merge_bundled, 0, tu_nbundled);
     tcase_add_loop_test(tc, gpu_sell_long_rows_many_slices, 0, 2);
+    tcase_add_test(tc, gpu_spmv_time_graph);
     tcase_add_loop_test(tc, gpu_merge_dense_row_bitwise, 0, 2);
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_algs, 0, 2);

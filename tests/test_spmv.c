@@ -46,6 +46,14 @@ START_TEST(spmv_checks_sizes)
     ck_assert_int_eq(spira_spmv(1, A, x, 0, y), SPIRA_ERR_INVALID_ARG);
     ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "2 x 3"));
     ck_assert_int_eq(spira_spmv(1, A, y, 0, y), SPIRA_ERR_INVALID_ARG);
+    /* the graph timing checks the same, then needs CUDA */
+    double ms;
+    ck_assert_int_eq(spira_spmv_time_graph(1, A, x, 0, y, 5, 1, &ms), SPIRA_ERR_INVALID_ARG);
+    spira_vector z;
+    spira_vector_create(ctx, 3, SPIRA_R64, &z);
+    ck_assert_int_eq(spira_spmv_time_graph(1, A, z, 0, y, 5, 1, &ms), SPIRA_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(spira_last_error(ctx), "CUDA"));
+    spira_vector_destroy(z);
     spira_vector_destroy(x);
     spira_vector_destroy(y);
     spira_matrix_destroy(A);
