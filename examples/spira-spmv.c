@@ -9,7 +9,9 @@
  * the median SpMV time over --reps runs after --warmup runs (CUDA events around each run on
  * the context's stream; the wall clock on the CPU backend), the time of a multiply made
  * back to back with others (the host's clock around --reps calls and one wait: what a
- * solver's loop sees, the launches' latency overlapped), GFLOP/s = 2 nnz / t, effective
+ * solver's loop sees, the launches' latency overlapped), on CUDA the time of a multiply in
+ * a CUDA graph of up to 1,000 captured (spira_spmv_time_graph: what a solver whose
+ * iteration is captured pays, no host launch between them), GFLOP/s = 2 nnz / t, effective
  * GB/s = (matrix bytes as the format reads them, padding included + x read once + y
  * written once) / t with beta = 0, the speedup over `cusparse` (t_cusparse / t), the
  * matrix's bytes, and the largest error against the CPU double reference,

@@ -280,9 +280,9 @@ extern const spira__format_gpu spira__sell_gpu;
 const spira__format spira__sell_format = {
     .name = "sell",
     .description = "SELL-C-sigma: rows sorted by length within windows of sigma (default "
-                   "65536 rows, 1024 beyond 131072 rows), slices of 32 padded to their longest, a warp a slice, rows "
-                   "over 64 entries apart in chunks; the padding ratio in its stats "
-                   "(Kreutzer et al. 2014)",
+                   "65536 rows, 1024 beyond 131072 rows), slices of 32 padded to their "
+                   "longest, a warp a slice, rows over 64 entries apart in chunks; the "
+                   "padding ratio in its stats (Kreutzer et al. 2014)",
     .options = "sigma",
     .convert = sell_convert,
     .apply = sell_apply,
