@@ -63,6 +63,8 @@ static void usage(FILE *f)
             "  --help               this text\n");
 }
 
+#define GRAPH_MAX 1000 /* the most multiplies captured in one graph */
+
 typedef struct {
     int ok;             /* measured */
     const char *status; /* "ok", "refused", "error", "WRONG" */
@@ -75,6 +77,7 @@ typedef struct {
     /* the same multiplies captured in a CUDA graph (CUDA only; 0: not measured), a
      * multiply as a solver's captured iteration pays it; graph_note: why not, if it failed */
     double graph_ms;
+    int graph_n; /* the multiplies captured: --reps, at most GRAPH_MAX */
     char graph_note[160];
     /* the medians of the conversions after the first and of their uploads, 0: none made */
     double convert_warm_ms, upload_warm_ms;
@@ -201,8 +204,8 @@ static void bench_format(spira_context ctx, spira_matrix A, const cli_format_ite
     }
     if (s == SPIRA_OK && spira_context_backend(ctx) == SPIRA_BACKEND_CUDA) {
         /* a format whose multiply cannot be captured is still measured, with the reason */
-        if (spira_spmv_time_graph(1.0, A, x, 0.0, y, (int)(reps < 1000 ? reps : 1000), 5,
-                                  &r->graph_ms) != SPIRA_OK) {
+        r->graph_n = reps < GRAPH_MAX ? reps : GRAPH_MAX;
+        if (spira_spmv_time_graph(1.0, A, x, 0.0, y, r->graph_n, 5, &r->graph_ms) != SPIRA_OK) {
             r->graph_ms = 0;
             snprintf(r->graph_note, sizeof r->graph_note, "%s", spira_last_error(ctx));
         }
@@ -453,8 +456,8 @@ int main(int argc, char **argv)
             printf("%-22s   back to back: %.5f ms a multiply (%ld in a row, host clock)\n", "",
                    r.stream_ms, reps);
             if (r.graph_ms > 0)
-                printf("%-22s   in a graph: %.5f ms a multiply (%ld captured, CUDA events)\n", "",
-                       r.graph_ms, reps < 1000 ? reps : 1000);
+                printf("%-22s   in a graph: %.5f ms a multiply (%d captured, CUDA events)\n", "",
+                       r.graph_ms, r.graph_n);
             else if (r.graph_note[0])
                 printf("%-22s   in a graph: not measured (%s)\n", "", r.graph_note);
             if (convert_reps > 1)
