@@ -35,6 +35,12 @@ spira_status spira__cuda_side(spira_context ctx, void **stream)
     *stream = NULL;
     return NO_CUDA(ctx);
 }
+spira_status spira__cuda_fork(spira_context ctx, void **side)
+{
+    *side = NULL;
+    return NO_CUDA(ctx);
+}
+spira_status spira__cuda_join(spira_context ctx) { return NO_CUDA(ctx); }
 spira_status spira__cuda_stream_swap(spira_context ctx, void *stream, void **old)
 {
     *old = stream;

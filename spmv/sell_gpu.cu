@@ -15,8 +15,12 @@
  * merge's fixup) adds the row's chunk sums in chunk order and writes y: the same bits every
  * run, no floating-point atomics. In a matrix of few slices a long row of 2 to 8 chunks is
  * one block's instead (its warps a chunk each, added in shared memory): the same bits,
- * without the ticket's round trips through global memory. With sigma = 1 (no sorting, no
- * long rows) a slice is as wide as its longest row and its warps walk all of it.
+ * without the ticket's round trips through global memory. In a matrix of many slices the
+ * longest rows, when dense enough (kTileMin), go by column tiles instead, in a launch on
+ * the context's side stream beside sell_kernel's: a warp a (row, range of columns), a block
+ * 20 rows of one range, so that they share x in L1; their ranges are added in order through
+ * tickets as the chunks are. With sigma = 1 (no sorting, no long rows) a slice is as wide
+ * as its longest row and its warps walk all of it.
  *
  * The conversion on the GPU (sell_dev_build) makes the host conversion's layout array for
  * array: the longest row K (a reduce, one wait), the rows sorted by (window, K - length)
@@ -41,6 +45,9 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include <cstdio>
+#include <cstring>
+
 namespace {
 
 constexpr int kSellBlock = 256;
@@ -57,6 +64,19 @@ constexpr int kFillSteps = 8;    /* steps of the layout a warp of the fill write
  * 0.139, but adder_dcop_05 from 0.0094 to 0.0127 and wiki-Vote from 0.0097 to 0.0145
  * (bench/results/2026-11-28-session26, call 2). */
 constexpr int kFewChunk = 256, kManyChunk = 1024;
+/* Column tiles (tile_kernel): in a matrix of many slices, the longest long rows, those of at
+ * least kTileMin entries a range of kTileCols columns on average, are taken a warp a (row,
+ * range), kTileRows rows of one range a block, so that the block's rows share the range's
+ * x in L1 (bench/longrow-probe.cu, "tiles 8192/20": the circuit matrix's 40 dense rows of
+ * 95,000 in 0.023 ms alone against 0.028 by chunks of 1,024 on an H200; slower than the
+ * chunks below a few hundred entries a (row, range)). It is a launch of its own (a block of
+ * kTileRows warps is not sell_kernel's), on the side stream so that it runs beside the
+ * slices as the chunks do inside sell_kernel (after it, the circuit matrix took 0.0583 ms
+ * against the chunks' 0.0575; beside, 0.0525-0.0530: bench/results/2026-11-28-session27,
+ * calls 6-7), and only when the tiled rows hold kTileWork entries or more, in a matrix of
+ * kTileRangesMin ranges or more. */
+constexpr int kTileCols = 8192, kTileRows = 20, kTileMin = 256, kTileRangesMin = 16;
+constexpr long long kTileWork = 1 << 20;
 static_assert(SPIRA__SELL_C == 32, "a slice is a warp");
 
 /* The chunks of a long row of len entries: what slice_plan counts and the kernel walks. */
@@ -80,6 +100,11 @@ struct sell_dev {
     int32_t *item_long;    /* nlong_items: the long row a chunk belongs to */
     void *long_partial;    /* nlong_items chunk sums */
     unsigned *ticket;      /* nlong: a row's chunks done this multiply (back to 0 after) */
+    /* long rows [0, ntiled) go by column tiles (tile_kernel), not by chunks */
+    int32_t ntiled, nranges; /* nranges: ranges of kTileCols columns (0: no tiles) */
+    int32_t *tile_off;       /* ntiled * (nranges + 1): where row j's range q begins in cols */
+    void *tile_partial;      /* ntiled * nranges range sums */
+    char stats[256];         /* the layout's stats and the column tiles, if any */
 };
 
 /* The sort key of row i: its window above its length's complement to K, so that the sort
@@ -211,6 +236,36 @@ __device__ __forceinline__ void long_row_store(const long_rows_args<T> &a, int j
     y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
 }
 
+/* Piece `piece` of a row cut into `pieces` (chunks, or column ranges), its warp's sum in
+ * sum: with more than one, the sum goes to partial[first + piece] and the warp that takes
+ * the row's last ticket gets true and the row's sum, its pieces added in order (each lane
+ * every 32nd, then a fixed tree), and puts the ticket back to 0 for the next multiply. The
+ * same bits every run, no floating-point atomics. long_chunks keeps this protocol written
+ * out: calling row_done made its path 3-5% slower on R-MAT and power-law graphs, with the
+ * same registers (bench/results/2026-11-28-session27, call 6). */
+template <typename T>
+__device__ __forceinline__ bool row_done(T *partial, unsigned *ticket, int first, int pieces,
+                                         int piece, T &sum)
+{
+    if (pieces == 1) return true;
+    const unsigned lane = threadIdx.x & 31u;
+    bool last = false;
+    if (lane == 0) {
+        partial[first + piece] = sum;
+        __threadfence(); /* the sum is visible before the ticket is taken */
+        last = atomicAdd(ticket, 1u) == (unsigned)pieces - 1;
+    }
+    last = __shfl_sync(0xffffffffu, last, 0);
+    if (last) {
+        __threadfence();
+        T total = 0;
+        for (int k = (int)lane; k < pieces; k += 32) total += __ldcg(&partial[first + k]);
+        sum = warp_tree(total);
+        if (lane == 0) *ticket = 0;
+    }
+    return last;
+}
+
 /* Long rows' multiply: a warp a chunk of a.chunk entries of a long row (consecutive
  * addresses, read once: evict first). The chunk's sum, a fixed shuffle tree, goes to
  * partial; the warp that takes the row's last ticket adds the row's chunk sums in chunk
@@ -335,6 +390,45 @@ __global__ void __launch_bounds__(kSellBlock)
     }
 }
 
+/* Column tiles: block b takes range q = b % nranges of long rows g * kTileRows + warp (g =
+ * b / nranges), a warp a (row, range) over its entries (as chunk_sum), the row's ranges added
+ * in range order by row_done. */
+template <typename T>
+__global__ void __launch_bounds__(kTileRows * 32)
+    tile_kernel(long_rows_args<T> a, int ntiled, int nranges, const int *__restrict__ off,
+                T *partial, T alpha, T beta, T *__restrict__ y)
+{
+    const int q = (int)(blockIdx.x % (unsigned)nranges);
+    const int j = (int)(blockIdx.x / (unsigned)nranges) * kTileRows + (int)(threadIdx.x / 32);
+    if (j >= ntiled) return; /* warp-uniform; no block barrier follows */
+    const int *o = off + (size_t)j * (nranges + 1) + q;
+    T sum = chunk_sum(a, __ldg(&o[0]), __ldg(&o[1]));
+    if (row_done(partial, &a.ticket[j], j * nranges, nranges, q, sum) && (threadIdx.x & 31u) == 0)
+        long_row_store(a, j, sum, alpha, beta, y);
+}
+
+/* off[j * (nranges + 1) + q]: where long row j's entries of columns >= q * kTileCols begin
+ * (its sorted columns searched), its end for q = nranges. */
+__global__ void __launch_bounds__(kSellBlock)
+    tile_off_kernel(int ntiled, int nranges, const int *__restrict__ long_ptr,
+                    const int *__restrict__ cols, int *__restrict__ off)
+{
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (long long)ntiled * (nranges + 1)) return;
+    const int j = (int)(t / (nranges + 1)), q = (int)(t % (nranges + 1));
+    int lo = long_ptr[j], hi = long_ptr[j + 1];
+    if (q == nranges) lo = hi;
+    else {
+        const long long from = (long long)q * kTileCols;
+        while (lo < hi) { /* the first entry of column >= from */
+            const int mid = lo + (hi - lo) / 2;
+            if (cols[mid] < from) lo = mid + 1;
+            else hi = mid;
+        }
+    }
+    off[t] = lo;
+}
+
 /* Long row j's length into len[j], 0 into len[nlong]: the scan makes them offsets. */
 __global__ void __launch_bounds__(kSellBlock)
     long_len_kernel(int nlong, int sliced, const int *__restrict__ perm,
@@ -386,6 +480,15 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
                                      d->long_item, d->item_long, S->perm, S->cols,
                                      (const T *)S->vals, (const T *)x, (T *)d->long_partial,
                                      d->ticket, d->block_first, d->block_end, row_blocks};
+    if (d->ntiled) { /* beside sell_kernel, on the context's side stream */
+        void *side;
+        SPIRA__TRY(spira__cuda_fork(ctx, &side));
+        const unsigned groups = (unsigned)((d->ntiled + kTileRows - 1) / kTileRows);
+        tile_kernel<T><<<groups * (unsigned)d->nranges, kTileRows * 32, 0, (cudaStream_t)side>>>(
+            longs, d->ntiled, d->nranges, d->tile_off, (T *)d->tile_partial, (T)alpha, (T)beta,
+            (T *)y);
+        SPIRA__LAUNCHED(ctx);
+    }
     const unsigned slice_blocks =
         S->nslices ? spira__blocks((long long)S->nslices * 32 * d->group, kSellBlock) : 0;
     const unsigned long_blocks =
@@ -397,6 +500,26 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
     kernel<<<slice_blocks + long_blocks, kSellBlock, 0, st>>>(
         S->nrows - S->nlong, S->nslices, slice_blocks, S->slice_ptr, S->perm, S->cols,
         (const T *)S->vals, (const T *)x, longs, (T)alpha, (T)beta, (T *)y);
+    SPIRA__LAUNCHED(ctx);
+    if (d->ntiled) SPIRA__TRY(spira__cuda_join(ctx));
+    return SPIRA_OK;
+}
+
+/* The column tiles' offsets (tile_off_kernel) and range sums, for d->ntiled rows and
+ * d->nranges ranges (ntiled * nranges <= their entries / kTileMin). */
+spira_status tile_plan(spira_context ctx, sell_dev *d)
+{
+    const size_t offs = (size_t)d->ntiled * ((size_t)d->nranges + 1);
+    const spira__dev_array arrays[] = {
+        {&d->tile_off, NULL, offs * sizeof(int32_t), "SELL column tiles' offsets"},
+        {&d->tile_partial, NULL, (size_t)d->ntiled * d->nranges * spira_dtype_size(d->s.dtype),
+         "SELL column tiles' sums"},
+    };
+    SPIRA__TRY(SPIRA__DEV_CLONE(ctx, d, arrays));
+    tile_off_kernel<<<spira__blocks((long long)offs, kSellBlock), kSellBlock, 0,
+                      (cudaStream_t)spira__cuda_stream(ctx)>>>(d->ntiled, d->nranges,
+                                                              d->s.long_ptr, d->s.cols,
+                                                              d->tile_off);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
@@ -419,6 +542,7 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
     while (d->group < 8 && (int64_t)S->nslices * d->group < kTargetWarps &&
            (mean_steps >= 4.0 * 2 * d->group || max_steps >= 8 * 2 * d->group))
         d->group *= 2;
+    snprintf(d->stats, sizeof d->stats, "%s", S->stats);
     const int32_t nlong = S->nlong;
     d->block_first = d->block_end = 0;
     d->chunk = kFewChunk;
@@ -428,7 +552,23 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
      * longest first */
     const bool few = (int64_t)S->nslices * d->group < kTargetWarps;
     d->chunk = few ? kFewChunk : kManyChunk;
-    auto chunks_of = [&](int32_t j) { return long_row_chunks(lp[j + 1] - lp[j], d->chunk); };
+    d->ntiled = d->nranges = 0;
+    const int64_t nranges = ((int64_t)S->ncols + kTileCols - 1) / kTileCols;
+    if (!few && nranges >= kTileRangesMin) { /* the leading rows dense enough, if worth it */
+        int32_t t = 0;
+        int64_t work = 0;
+        while (t < nlong && lp[t + 1] - lp[t] >= kTileMin * nranges) work += lp[t + 1] - lp[t++];
+        if (work >= kTileWork) {
+            d->ntiled = t, d->nranges = (int32_t)nranges;
+            const size_t k = strlen(d->stats);
+            snprintf(d->stats + k, sizeof d->stats - k,
+                     "; %d of them by column tiles (%d ranges of %d columns)", t,
+                     (int)nranges, kTileCols);
+        }
+    }
+    auto chunks_of = [&](int32_t j) {
+        return j < d->ntiled ? 0 : long_row_chunks(lp[j + 1] - lp[j], d->chunk);
+    };
     auto mid = [&](int32_t j) { return few && chunks_of(j) >= 2 && chunks_of(j) <= kWarps; };
     for (int32_t j = 0; j < nlong; j++)
         if (mid(j)) {
@@ -465,6 +605,7 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
     spira_status r = SPIRA__DEV_CLONE(ctx, d, arrays);
     spira__free(h);
     if (r == SPIRA_OK) r = spira__cuda_zero(ctx, d->ticket, (size_t)nlong * sizeof(unsigned));
+    if (r == SPIRA_OK && d->ntiled) r = tile_plan(ctx, d);
     return r;
 }
 
@@ -676,7 +817,8 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
 
 static const char *sell_dev_stats(const void *dev)
 {
-    return ((const sell_dev *)dev)->s.stats;
+    const sell_dev *d = (const sell_dev *)dev;
+    return d->stats[0] ? d->stats : d->s.stats; /* an empty matrix has no plan's */
 }
 
 static spira_status sell_dev_upload(spira_context ctx, const void *layout, void *dev)

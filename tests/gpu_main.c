@@ -292,13 +292,24 @@ END_TEST
 /* SELL's long rows in a matrix of many slices (600,000 rows, so 1,024-entry chunks and
  * tickets): rows of 65, 1,024, 1,025, 40,000 and 3,000 entries (one chunk, exactly one, two,
  * 40: more than a warp's lanes of partials, three; distinct columns, so that no duplicate
- * is summed away) among rows of 1 to 5 random ones, against the reference, and the same
- * bits in 5 runs. */
+ * is summed away) among rows of 1 to 5 random ones; then (_i >= 2) 41 rows of 30,000
+ * entries, which go by column tiles (74 ranges of 8,192 columns, 20 rows a block: three
+ * blocks of rows, the last of one; row 5's columns 0..29,999 leave 70 ranges empty), beside
+ * rows of 18,000 (chunks: under 256 a range) and 65. Against the reference, the same bits
+ * in 5 runs and in a CUDA graph, and the plan's stats name the tiles where they are used. */
 START_TEST(gpu_sell_long_rows_many_slices)
 {
-    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
-    const int32_t n = 600000, nlong = 5;
-    const int32_t at[5] = {3, 1000, 2000, 300000, 599999}, len[5] = {65, 1024, 1025, 40000, 3000};
+    const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
+    const int tiles = _i >= 2;
+    const int32_t n = 600000, nlong = tiles ? 43 : 5;
+    int32_t at[43], len[43];
+    if (tiles) {
+        for (int k = 0; k < nlong; k++) at[k] = 5 + 13000 * k, len[k] = 30000;
+        len[7] = 18000, len[20] = 65;
+    } else {
+        const int32_t a[5] = {3, 1000, 2000, 300000, 599999}, l[5] = {65, 1024, 1025, 40000, 3000};
+        memcpy(at, a, sizeof a), memcpy(len, l, sizeof l);
+    }
     int64_t nnz = 0;
     for (int32_t i = 0; i < n; i++) nnz += 1 + i % 5;
     for (int k = 0; k < nlong; k++) nnz += len[k] - (1 + at[k] % 5);
@@ -314,17 +325,23 @@ START_TEST(gpu_sell_long_rows_many_slices)
         const int longrow = l > 5;
         for (int32_t c = 0; c < l; c++, e++) {
             /* 7919 is prime and does not divide n: a long row's l < n columns are distinct */
-            ri[e] = i, ci[e] = longrow ? (int32_t)(((int64_t)c * 7919 + i) % n)
-                                       : (int32_t)tu_uniform(&st, 0, n);
+            ri[e] = i, ci[e] = i == 5 && tiles ? c
+                               : longrow       ? (int32_t)(((int64_t)c * 7919 + i) % n)
+                                               : (int32_t)tu_uniform(&st, 0, n);
             vf[e] = (float)(v[e] = tu_uniform(&st, -1, 1));
         }
     }
     ck_assert_int_eq(e, nnz);
     spira_matrix A;
-    ck_assert_int_eq(spira_matrix_from_coo(gpu, n, n, nnz, ri, ci, _i ? (void *)vf : (void *)v,
-                                           t, &A), SPIRA_OK);
+    void *vals = t == SPIRA_R32 ? (void *)vf : (void *)v; /* _i = 2 is double */
+    ck_assert_int_eq(spira_matrix_from_coo(gpu, n, n, nnz, ri, ci, vals, t, &A), SPIRA_OK);
     free(ri), free(ci), free(v), free(vf);
     ck_assert_int_eq(tu_check_format(gpu, A, "sell", NULL, "long rows, many slices", tu_seed()), 2);
+    ck_assert_int_eq(spira_matrix_set_format(A, "sell", NULL), SPIRA_OK);
+    spira_plan_info p;
+    ck_assert_int_eq(spira_matrix_plan_info(A, &p), SPIRA_OK);
+    ck_assert_msg(!strstr(p.stats, "column tiles") == !tiles, "%s", p.stats);
+    if (tiles) ck_assert_msg(strstr(p.stats, "41 of them by column tiles (74 ranges"), "%s", p.stats);
     spira_vector x, y;
     ck_assert_int_eq(spira_vector_create(gpu, n, t, &x), SPIRA_OK);
     ck_assert_int_eq(spira_vector_create(gpu, n, t, &y), SPIRA_OK);
@@ -336,9 +353,17 @@ START_TEST(gpu_sell_long_rows_many_slices)
         ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, y), SPIRA_OK);
         ck_assert_int_eq(spira_vector_get(y, r ? again : first), SPIRA_OK);
         ck_assert_msg(!r || memcmp(first, again, (size_t)n * es) == 0,
-                      "sell, long rows (%s): run %d differs from run 0 bitwise",
-                      _i ? "float" : "double", r);
+                      "sell, long rows (%s%s): run %d differs from run 0 bitwise",
+                      _i % 2 ? "float" : "double", tiles ? ", tiles" : "", r);
     }
+    /* captured in a graph (the tiles' fork to the side stream and join back with it): the
+     * same bits */
+    double ms;
+    ck_assert_int_eq(spira_vector_fill(y, NAN), SPIRA_OK);
+    ck_assert_msg(spira_spmv_time_graph(1.0, A, x, 0.0, y, 3, 1, &ms) == SPIRA_OK, "%s",
+                  spira_last_error(gpu));
+    ck_assert_int_eq(spira_vector_get(y, again), SPIRA_OK);
+    ck_assert_msg(memcmp(first, again, (size_t)n * es) == 0, "sell, long rows: in a graph differs");
     free(first), free(again);
     spira_vector_destroy(x), spira_vector_destroy(y);
     spira_matrix_destroy(A);
@@ -1374,7 +1399,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_variants_on_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_formats_large, 0, 4);
     tcase_add_loop_test(tc, gpu_sell_merge_bundled, 0, tu_nbundled);
-    tcase_add_loop_test(tc, gpu_sell_long_rows_many_slices, 0, 2);
+    tcase_add_loop_test(tc, gpu_sell_long_rows_many_slices, 0, 4);
     tcase_add_test(tc, gpu_spmv_time_graph);
     tcase_add_loop_test(tc, gpu_merge_dense_row_bitwise, 0, 2);
     tcase_add_test(tc, gpu_cg_like_cpu);

@@ -150,6 +150,12 @@ void *spira__cuda_stream(spira_context ctx);
 /* A second stream of the context, made on first use (its device current), destroyed with
  * it: copies that overlap the first stream's kernels. */
 spira_status spira__cuda_side(spira_context ctx, void **stream);
+/* Work beside the context's stream: fork makes the side stream (*side) wait for what the
+ * context's stream has queued so far; join makes the context's stream wait for what the
+ * side stream has queued since (events of the context's, made on first use). Between them
+ * a caller queues work on both, that runs side by side; a CUDA graph captures the pair. */
+spira_status spira__cuda_fork(spira_context ctx, void **side);
+spira_status spira__cuda_join(spira_context ctx);
 /* Make stream (a cudaStream_t of ctx's device) the context's stream until swapped back,
  * cuBLAS's and cuSPARSE's included; *old gets the one it replaces. For a caller that wants
  * code which enqueues on the context's stream to run on another one (the distributed SpMV's

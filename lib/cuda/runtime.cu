@@ -29,6 +29,7 @@
 struct spira_cuda_ctx {
     cudaStream_t stream;
     cudaStream_t side;         /* a second stream, made on first use (spira__cuda_side) */
+    cudaEvent_t fork, join;    /* spira__cuda_fork's and spira__cuda_join's, made on first use */
     cublasHandle_t cublas;
     cusparseHandle_t cusparse; /* created on first use */
     void *scratch;             /* SPIRA__CUDA_SCRATCH_BYTES, for fused.cu's reductions */
@@ -181,6 +182,8 @@ extern "C" void spira__cuda_fini(spira_context ctx)
     }
     if (c->cusparse) cusparseDestroy(c->cusparse);
     if (c->cublas) cublasDestroy(c->cublas);
+    if (c->fork) cudaEventDestroy(c->fork);
+    if (c->join) cudaEventDestroy(c->join);
     if (c->side) cudaStreamDestroy(c->side);
     if (c->stream) cudaStreamDestroy(c->stream);
     spira__free(c);
@@ -200,6 +203,28 @@ extern "C" spira_status spira__cuda_side(spira_context ctx, void **stream)
         SPIRA__CUDA(ctx, cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking));
     }
     *stream = c->side;
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_fork(spira_context ctx, void **side)
+{
+    spira_cuda_ctx *c = ctx->cuda;
+    SPIRA__TRY(spira__cuda_side(ctx, side));
+    if (!c->fork || !c->join) { /* on the context's device, as its streams */
+        SPIRA__CUDA(ctx, cudaSetDevice(ctx->device));
+        if (!c->fork) SPIRA__CUDA(ctx, cudaEventCreateWithFlags(&c->fork, cudaEventDisableTiming));
+        if (!c->join) SPIRA__CUDA(ctx, cudaEventCreateWithFlags(&c->join, cudaEventDisableTiming));
+    }
+    SPIRA__CUDA(ctx, cudaEventRecord(c->fork, c->stream));
+    SPIRA__CUDA(ctx, cudaStreamWaitEvent(c->side, c->fork, 0));
+    return SPIRA_OK;
+}
+
+extern "C" spira_status spira__cuda_join(spira_context ctx)
+{
+    spira_cuda_ctx *c = ctx->cuda;
+    SPIRA__CUDA(ctx, cudaEventRecord(c->join, c->side));
+    SPIRA__CUDA(ctx, cudaStreamWaitEvent(c->stream, c->join, 0));
     return SPIRA_OK;
 }
 
