@@ -57,7 +57,7 @@ static size_t cusparse_bytes(const void *layout)
         return (size_t)A->nnz * (2 * sizeof(int32_t) + spira_dtype_size(A->dtype));
     case SPIRA__CUSPARSE_SELL:
         return spira__sell_bytes_of(0, (A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C, 0,
-                                    sell_slots(A), A->dtype);
+                                    sell_slots(A), A->dtype, 0);
     default:
         return spira__csr_layout_bytes(A);
     }

@@ -81,7 +81,45 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
+/* *flag = 1 if a value of v[0, n) is not exactly 1 (NaN included), else left as it is. */
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    not_one_kernel(long long n, const T *__restrict__ v, int *__restrict__ flag)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    bool other = false;
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride)
+        other |= !(__ldcs(&v[k]) == T(1));
+    if (__syncthreads_or(other) && threadIdx.x == 0) *flag = 1;
+}
+
+constexpr unsigned kValueBlocks = 4096; /* a grid-stride of a few blocks an SM */
+
 } // namespace
+
+spira_status spira__rows_dev_values_one(spira_context ctx, const spira__csr_dev *dA,
+                                        int32_t *ones)
+{
+    *ones = 0;
+    if (dA->nnz == 0) return SPIRA_OK;
+    cudaStream_t st = stream_of(ctx);
+    scratch s(ctx);
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s.p, sizeof(int), "values' check (scratch)"));
+    SPIRA__CUDA(ctx, cudaMemsetAsync(s.p, 0, sizeof(int), st));
+    unsigned blocks = spira__blocks(dA->nnz, kBlock);
+    if (blocks > kValueBlocks) blocks = kValueBlocks;
+    if (dA->dtype == SPIRA_R64)
+        not_one_kernel<double><<<blocks, kBlock, 0, st>>>(dA->nnz, (const double *)dA->val,
+                                                         (int *)s.p);
+    else
+        not_one_kernel<float><<<blocks, kBlock, 0, st>>>(dA->nnz, (const float *)dA->val,
+                                                        (int *)s.p);
+    SPIRA__LAUNCHED(ctx);
+    int other = 1;
+    SPIRA__TRY(spira__cuda_download(ctx, &other, s.p, sizeof other));
+    *ones = !other;
+    return SPIRA_OK;
+}
 
 spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, int32_t *K)
 {

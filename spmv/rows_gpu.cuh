@@ -13,6 +13,12 @@
 /* *K = the longest row of dA (0 without rows): one cub::DeviceReduce::Max, one wait. */
 spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, int32_t *K);
 
+/* *ones = 1 when every value of dA is exactly 1 (a pattern file's, a graph's), as
+ * spira__csr_values_one decides on the host, else 0 (also without entries): one pass over
+ * the values, one wait. */
+spira_status spira__rows_dev_values_one(spira_context ctx, const spira__csr_dev *dA,
+                                        int32_t *ones);
+
 /* hist[k] = the rows of dA holding exactly k entries, for k < cap (longer rows are not
  * counted); hist is host memory of cap values. One cub::DeviceHistogram::HistogramEven,
  * one wait. */

@@ -70,8 +70,8 @@ static void sell_destroy(void *layout)
     spira__free(S);
 }
 
-spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t nrows,
-                                   int32_t *sigma)
+spira_status spira__sell_opts(spira_context ctx, const char *opts, int32_t nrows,
+                              int32_t *sigma, int *unit_ok)
 {
     const int32_t C = SPIRA__SELL_C;
     const long fallback =
@@ -84,6 +84,11 @@ spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t 
                             "%d (the rows a sorting window holds)",
                             v, C);
     *sigma = (int32_t)v;
+    SPIRA__TRY(spira__opt_long(ctx, opts, "unit", 1, &v));
+    if (v != 0 && v != 1)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "sell option unit=%ld: 1 (values all 1 not stored) or 0 (stored)", v);
+    *unit_ok = (int)v;
     return SPIRA_OK;
 }
 
@@ -113,10 +118,10 @@ int32_t spira__sell_slice_width(const spira__csr *A, const int32_t *perm, int32_
 }
 
 size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int32_t nlong, int64_t entries,
-                            spira_dtype t)
+                            spira_dtype t, int unit)
 {
     const size_t pointers = (size_t)nslices + 1 + (nlong ? (size_t)nlong + 1 : 0);
-    return (size_t)entries * (sizeof(int32_t) + spira_dtype_size(t)) +
+    return (size_t)entries * (sizeof(int32_t) + (unit ? 0 : spira_dtype_size(t))) +
            (pointers + (size_t)nrows) * sizeof(int32_t);
 }
 
@@ -135,8 +140,10 @@ void spira__sell_describe(spira__sell *S, int64_t slots, int64_t long_entries, i
         k = snprintf(S->stats, sizeof S->stats, "sigma %d, %d slices of %d rows, no nonzeros",
                      S->sigma, S->nslices, C);
     if (S->nlong && k > 0 && (size_t)k < sizeof S->stats)
-        snprintf(S->stats + k, sizeof S->stats - (size_t)k, "; %d long rows apart (%lld entries)",
-                 S->nlong, (long long)long_entries);
+        k += snprintf(S->stats + k, sizeof S->stats - (size_t)k,
+                      "; %d long rows apart (%lld entries)", S->nlong, (long long)long_entries);
+    if (S->unit && k > 0 && (size_t)k < sizeof S->stats)
+        snprintf(S->stats + k, sizeof S->stats - (size_t)k, "; values all 1, none stored");
 }
 
 int32_t spira__sell_entries(const spira__sell *S)
@@ -144,18 +151,20 @@ int32_t spira__sell_entries(const spira__sell *S)
     return S->nlong ? S->long_ptr[S->nlong] : S->slice_ptr[S->nslices];
 }
 
-/* Option sigma=N: 1 (no sorting: SELL-C-1) or a positive multiple of C. */
+/* Options sigma=N: 1 (no sorting: SELL-C-1) or a positive multiple of C; unit=0|1. */
 static spira_status sell_convert(spira_context ctx, const spira__csr *A, const char *opts,
                                  void **layout)
 {
     *layout = NULL;
     const int32_t C = SPIRA__SELL_C;
     int32_t sigma;
-    SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, A->nrows, &sigma));
+    int unit_ok;
+    SPIRA__TRY(spira__sell_opts(ctx, opts, A->nrows, &sigma, &unit_ok));
     spira__sell *S = spira__calloc(1, sizeof *S);
     if (!S) return spira__nomem(ctx, "SELL layout", sizeof *S);
     S->nrows = A->nrows, S->ncols = A->ncols, S->nnz = A->nnz, S->dtype = A->dtype;
     S->sigma = sigma;
+    S->unit = unit_ok && A->nnz > 0 && spira__csr_values_one(A);
     uint64_t *keys = NULL;
     spira_status s = spira__alloc(ctx, (void **)&S->perm, (size_t)A->nrows, sizeof(int32_t),
                                   "SELL row permutation");
@@ -201,26 +210,28 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
     if (S->nlong) S->long_ptr[S->nlong] = (int32_t)entries;
     size_t es = spira_dtype_size(A->dtype);
     s = spira__alloc(ctx, (void **)&S->cols, (size_t)entries, sizeof(int32_t), "SELL columns");
-    if (s == SPIRA_OK) s = spira__alloc(ctx, &S->vals, (size_t)entries, es, "SELL values");
+    if (s == SPIRA_OK && !S->unit)
+        s = spira__alloc(ctx, &S->vals, (size_t)entries, es, "SELL values");
     if (s != SPIRA_OK) {
         sell_destroy(S);
         return s;
     }
+    char *vals = (char *)S->vals; /* NULL when unit: the columns only */
     memset(S->cols, 0xff, (size_t)slots * sizeof(int32_t)); /* all -1: padding unless filled */
-    memset(S->vals, 0, (size_t)slots * es);                 /* 0.0 in both precisions */
+    if (vals) memset(vals, 0, (size_t)slots * es);          /* 0.0 in both precisions */
     for (int32_t r = 0; r < sliced; r++) {
         int32_t i = S->perm[r], b = A->row_ptr[i], len = A->row_ptr[i + 1] - b;
         size_t at = (size_t)S->slice_ptr[r / C] + (size_t)(r % C);
         for (int32_t k = 0; k < len; k++, at += C) {
             S->cols[at] = A->col_idx[b + k];
-            memcpy((char *)S->vals + at * es, (const char *)A->val + (size_t)(b + k) * es, es);
+            if (vals) memcpy(vals + at * es, (const char *)A->val + (size_t)(b + k) * es, es);
         }
     }
     for (int32_t j = 0; j < S->nlong; j++) {
         const int32_t i = S->perm[sliced + j], b = A->row_ptr[i];
         const size_t at = (size_t)S->long_ptr[j], len = (size_t)(A->row_ptr[i + 1] - b);
         memcpy(S->cols + at, A->col_idx + b, len * sizeof(int32_t));
-        memcpy((char *)S->vals + at * es, (const char *)A->val + (size_t)b * es, len * es);
+        if (vals) memcpy(vals + at * es, (const char *)A->val + (size_t)b * es, len * es);
     }
     int32_t longest = 0;
     for (int32_t i = 0; i < A->nrows; i++)
@@ -249,7 +260,7 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
             for (; at < end; at += step) {                                               \
                 int32_t c = S->cols[at];                                                 \
                 if (c < 0) break; /* padding only at a row's end */                      \
-                sum += v[at] * xx[c];                                                    \
+                sum += v ? v[at] * xx[c] : xx[c]; /* 1 * x is x */                       \
             }                                                                            \
             int32_t i = S->perm[r];                                                      \
             yy[i] = beta == 0 ? (T)(alpha * sum) : (T)(alpha * sum + beta * yy[i]);      \
@@ -267,7 +278,7 @@ static size_t sell_bytes(const void *layout)
 {
     const spira__sell *S = (const spira__sell *)layout;
     return spira__sell_bytes_of(S->nrows, S->nslices, S->nlong, spira__sell_entries(S),
-                                S->dtype);
+                                S->dtype, S->unit);
 }
 
 static const char *sell_stats(const void *layout)
@@ -281,9 +292,10 @@ const spira__format spira__sell_format = {
     .name = "sell",
     .description = "SELL-C-sigma: rows sorted by length within windows of sigma (default "
                    "65536 rows, 1024 beyond 131072 rows), slices of 32 padded to their "
-                   "longest, a warp a slice, rows over 64 entries apart in chunks; the "
-                   "padding ratio in its stats (Kreutzer et al. 2014)",
-    .options = "sigma",
+                   "longest, a warp a slice, rows over 64 entries apart in chunks, no "
+                   "values stored when all are 1 (unit=0: stored); the padding ratio in "
+                   "its stats (Kreutzer et al. 2014)",
+    .options = "sigma unit",
     .convert = sell_convert,
     .apply = sell_apply,
     .bytes = sell_bytes,

@@ -17,6 +17,13 @@
  * walk it alone. They follow the sliced rows in the order, sorted longest first across all
  * windows (perm[nrows - nlong ..]), and their entries follow the slots row after row as in
  * CSR: long row j's at long_ptr[j] .. long_ptr[j + 1] of cols and vals.
+ * Values all 1 (a pattern file's, a graph's): none are stored (unit, vals NULL), so a
+ * multiply reads 4 bytes an entry instead of 12 in double, and adds x's entries as they
+ * are (1 * x is x: the same bits as with the ones stored). On the R-MAT graph of 2^20
+ * vertices (a pattern) that took sell from 0.130 to 0.115 ms back to back on an H200,
+ * where cuSPARSE's CSR, which reads the ones, takes 0.126 (bench/results/
+ * 2026-11-28-session28, call 2). Option unit=0 stores them anyway (cuSPARSE's SELL, which
+ * borrows this layout, needs them).
  */
 #ifndef SPIRA_SPMV_SELL_H
 #define SPIRA_SPMV_SELL_H
@@ -40,12 +47,13 @@ typedef struct {
     int32_t nrows, ncols, nnz, sigma, nslices;
     int32_t nlong;      /* rows kept out of the slices: the last nlong of perm */
     spira_dtype dtype;
+    int32_t unit;       /* every value is 1: vals is NULL and the multiply reads none */
     int32_t *slice_ptr; /* nslices + 1 slot offsets; slice s holds (ptr[s+1]-ptr[s])/C a row */
     int32_t *perm;      /* nrows: the original row of each sorted position */
     int32_t *long_ptr;  /* nlong + 1 offsets into cols and vals (from slice_ptr[nslices]);
                            NULL when nlong is 0 */
     int32_t *cols;      /* the slots (-1 for padding), then the long rows' columns */
-    void *vals;         /* as many values of dtype, 0 for padding */
+    void *vals;         /* as many values of dtype, 0 for padding (NULL when unit) */
     char stats[192];    /* sigma, slices, the padding ratio and the long rows, for benchmarks */
 } spira__sell;
 
@@ -53,9 +61,10 @@ typedef struct {
  * handle is a spira__sell with its arrays on the device) share, so that they refuse, size
  * and describe a layout in the same words. */
 /* Option sigma: 1 (no sorting) or a positive multiple of C, else SPIRA_ERR_INVALID_ARG;
- * without it the default for a matrix of nrows rows. */
-spira_status spira__sell_opt_sigma(spira_context ctx, const char *opts, int32_t nrows,
-                                   int32_t *sigma);
+ * without it the default for a matrix of nrows rows. Option unit: 1 (the default: no
+ * values stored when all are 1) or 0 (stored anyway), into *unit_ok. */
+spira_status spira__sell_opts(spira_context ctx, const char *opts, int32_t nrows,
+                              int32_t *sigma, int *unit_ok);
 /* The refusal when the first sl + 1 of nslices slices hold slots > INT32_MAX slots, or (sl =
  * nslices) the slots and the long rows' entries do. */
 spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots);
@@ -64,9 +73,9 @@ spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, 
 int32_t spira__sell_slice_width(const spira__csr *A, const int32_t *perm, int32_t sliced,
                                 int32_t sl);
 /* The matrix bytes one multiply reads from a layout of these sizes (entries: the slots
- * and the long rows' entries). */
+ * and the long rows' entries; unit: no values). */
 size_t spira__sell_bytes_of(int32_t nrows, int32_t nslices, int32_t nlong, int64_t entries,
-                            spira_dtype t);
+                            spira_dtype t, int unit);
 /* S->stats from its sizes, its slots, its long rows' entries and its longest row. */
 void spira__sell_describe(spira__sell *S, int64_t slots, int64_t long_entries, int32_t longest);
 /* The entries of cols and vals of a host layout: its slots, then its long rows' entries. */

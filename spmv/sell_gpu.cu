@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(kSellBlock)
             const int k = (int)((q - at[sl]) / 32);
             const bool entry = k < len;
             cols[q + lane] = entry ? ci[b + k] : -1;
-            vals[q + lane] = entry ? v[b + k] : T(0);
+            if (vals) vals[q + lane] = entry ? v[b + k] : T(0); /* none when unit */
         }
     }
 }
@@ -215,15 +215,23 @@ template <typename T> __device__ __forceinline__ T warp_tree(T sum)
     return sum;
 }
 
+/* Entry at's value: read once (evict first), or 1 in a layout of unit values (U), which
+ * stores none; 1 * x is x, so both give the same bits. */
+template <typename T, bool U> __device__ __forceinline__ T entry_value(const T *vals, unsigned at)
+{
+    if constexpr (U) return T(1);
+    else return __ldcs(&vals[at]);
+}
+
 /* The sum of the long rows' entries [begin, stop), lane l taking every 32nd from begin + l
  * (consecutive addresses, read once: evict first), then the warp's tree. */
-template <typename T>
+template <typename T, bool U>
 __device__ __forceinline__ T chunk_sum(const long_rows_args<T> &a, int begin, int stop)
 {
     T sum = 0;
 #pragma unroll 4
     for (int at = begin + (int)(threadIdx.x & 31u); at < stop; at += 32)
-        sum += __ldcs(&a.vals[at]) * __ldg(&a.x[__ldcs(&a.cols[at])]);
+        sum += entry_value<T, U>(a.vals, (unsigned)at) * __ldg(&a.x[__ldcs(&a.cols[at])]);
     return warp_tree(sum);
 }
 
@@ -271,7 +279,7 @@ __device__ __forceinline__ bool row_done(T *partial, unsigned *ticket, int first
  * partial; the warp that takes the row's last ticket adds the row's chunk sums in chunk
  * order (each lane every 32nd, then a fixed tree), writes y and puts the ticket back to 0
  * for the next multiply. A row of one chunk needs no ticket. */
-template <typename T>
+template <typename T, bool U>
 __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned nwarps, T alpha,
                             T beta, T *__restrict__ y)
 {
@@ -280,7 +288,7 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
         const int j = __ldg(&a.item_long[it]), first = __ldg(&a.long_item[j]);
         const int chunks = __ldg(&a.long_item[j + 1]) - first;
         const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * a.chunk;
-        T sum = chunk_sum(a, begin, min(begin + a.chunk, __ldg(&a.long_ptr[j + 1])));
+        T sum = chunk_sum<T, U>(a, begin, min(begin + a.chunk, __ldg(&a.long_ptr[j + 1])));
         bool last = chunks == 1;
         if (!last) {
             if (lane == 0) {
@@ -306,7 +314,7 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
  * order, lane k taking chunk k, with the same tree as long_chunks' last warp: the same bits
  * as the ticket path, without its global handshake (a fence, an atomic, the partials read
  * back through L2), which is most of a small matrix's long-row time. */
-template <typename T>
+template <typename T, bool U>
 __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha, T beta,
                                 T *__restrict__ y)
 {
@@ -316,7 +324,7 @@ __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha,
         const int begin = __ldg(&a.long_ptr[j]), end = __ldg(&a.long_ptr[j + 1]);
         const int chunks = long_row_chunks(end - begin, a.chunk); /* 2..kWarps */
         const int cb = begin + (int)warp * a.chunk;
-        const T sum = chunk_sum(a, cb, min(cb + a.chunk, end));
+        const T sum = chunk_sum<T, U>(a, cb, min(cb + a.chunk, end));
         if (lane == 0) chunk_sums[warp] = sum;
         __syncthreads();
         if (warp == 0) {
@@ -337,7 +345,7 @@ __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha,
  * every run. With few slices (a matrix of a few thousand rows) one warp a slice leaves
  * most of the GPU idle while each warp walks its slice's whole width, step after
  * dependent step. */
-template <typename T, int G>
+template <typename T, int G, bool U>
 __global__ void __launch_bounds__(kSellBlock)
     sell_kernel(int sliced, int nslices, unsigned slice_blocks, const int *__restrict__ slice_ptr,
                 const int *__restrict__ perm, const int *__restrict__ cols,
@@ -350,9 +358,9 @@ __global__ void __launch_bounds__(kSellBlock)
     if (blockIdx.x >= slice_blocks) { /* block-uniform: no barrier is split */
         const unsigned b = blockIdx.x - slice_blocks;
         if (b < longs.row_blocks)
-            long_block_rows(longs, b, alpha, beta, y);
+            long_block_rows<T, U>(longs, b, alpha, beta, y);
         else
-            long_chunks(longs, (b - longs.row_blocks) * kWarps + warp,
+            long_chunks<T, U>(longs, (b - longs.row_blocks) * kWarps + warp,
                         (gridDim.x - slice_blocks - longs.row_blocks) * kWarps, alpha, beta, y);
         return;
     }
@@ -372,7 +380,7 @@ __global__ void __launch_bounds__(kSellBlock)
 #pragma unroll 4
         for (unsigned at = begin + 32u * j + lane; at < end; at += 32u * G) {
             const int c = __ldcs(&cols[at]); /* read once: evict first, keep x cached */
-            const T v = __ldcs(&vals[at]);
+            const T v = entry_value<T, U>(vals, at);
             if (c >= 0) sum += v * __ldg(&x[c]);
         }
         if (G > 1) {
@@ -393,7 +401,7 @@ __global__ void __launch_bounds__(kSellBlock)
 /* Column tiles: block b takes range q = b % nranges of long rows g * kTileRows + warp (g =
  * b / nranges), a warp a (row, range) over its entries (as chunk_sum), the row's ranges added
  * in range order by row_done. */
-template <typename T>
+template <typename T, bool U>
 __global__ void __launch_bounds__(kTileRows * 32)
     tile_kernel(long_rows_args<T> a, int ntiled, int nranges, const int *__restrict__ off,
                 T *partial, T alpha, T beta, T *__restrict__ y)
@@ -402,7 +410,7 @@ __global__ void __launch_bounds__(kTileRows * 32)
     const int j = (int)(blockIdx.x / (unsigned)nranges) * kTileRows + (int)(threadIdx.x / 32);
     if (j >= ntiled) return; /* warp-uniform; no block barrier follows */
     const int *o = off + (size_t)j * (nranges + 1) + q;
-    T sum = chunk_sum(a, __ldg(&o[0]), __ldg(&o[1]));
+    T sum = chunk_sum<T, U>(a, __ldg(&o[0]), __ldg(&o[1]));
     if (row_done(partial, &a.ticket[j], j * nranges, nranges, q, sum) && (threadIdx.x & 31u) == 0)
         long_row_store(a, j, sum, alpha, beta, y);
 }
@@ -456,7 +464,7 @@ __global__ void __launch_bounds__(kSellBlock)
         const int i = perm[sliced + j], b = rp[i], len = rp[i + 1] - b, at = long_ptr[j];
         for (int k = threadIdx.x; k < len; k += blockDim.x) {
             cols[at + k] = ci[b + k];
-            vals[at + k] = v[b + k];
+            if (vals) vals[at + k] = v[b + k]; /* none when unit */
         }
     }
 }
@@ -468,7 +476,7 @@ __global__ void long_shift_kernel(int nlong, int slots, int *__restrict__ long_p
     if (j <= nlong) long_ptr[j] += slots;
 }
 
-template <typename T>
+template <typename T, bool U>
 spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, const void *x,
                          double beta, void *y)
 {
@@ -484,7 +492,7 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
         void *side;
         SPIRA__TRY(spira__cuda_fork(ctx, &side));
         const unsigned groups = (unsigned)((d->ntiled + kTileRows - 1) / kTileRows);
-        tile_kernel<T><<<groups * (unsigned)d->nranges, kTileRows * 32, 0, (cudaStream_t)side>>>(
+        tile_kernel<T, U><<<groups * (unsigned)d->nranges, kTileRows * 32, 0, (cudaStream_t)side>>>(
             longs, d->ntiled, d->nranges, d->tile_off, (T *)d->tile_partial, (T)alpha, (T)beta,
             (T *)y);
         SPIRA__LAUNCHED(ctx);
@@ -493,10 +501,10 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
         S->nslices ? spira__blocks((long long)S->nslices * 32 * d->group, kSellBlock) : 0;
     const unsigned long_blocks =
         row_blocks + (d->nlong_items ? spira__blocks((long long)d->nlong_items * 32, kSellBlock) : 0);
-    auto kernel = d->group == 8   ? sell_kernel<T, 8>
-                  : d->group == 4 ? sell_kernel<T, 4>
-                  : d->group == 2 ? sell_kernel<T, 2>
-                                  : sell_kernel<T, 1>;
+    auto kernel = d->group == 8   ? sell_kernel<T, 8, U>
+                  : d->group == 4 ? sell_kernel<T, 4, U>
+                  : d->group == 2 ? sell_kernel<T, 2, U>
+                                  : sell_kernel<T, 1, U>;
     kernel<<<slice_blocks + long_blocks, kSellBlock, 0, st>>>(
         S->nrows - S->nlong, S->nslices, slice_blocks, S->slice_ptr, S->perm, S->cols,
         (const T *)S->vals, (const T *)x, longs, (T)alpha, (T)beta, (T *)y);
@@ -719,9 +727,11 @@ spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira_
     if (r == SPIRA_OK) {
         const spira__dev_array arrays[] = {
             {&d->cols, NULL, (size_t)entries * sizeof(int32_t), "SELL columns"},
-            {&d->vals, NULL, (size_t)entries * spira_dtype_size(d->dtype), "SELL values"},
+            {&d->vals, NULL, d->unit ? 0 : (size_t)entries * spira_dtype_size(d->dtype),
+             "SELL values"},
         };
         r = SPIRA__DEV_CLONE(ctx, dev, arrays);
+        if (d->unit) d->vals = NULL; /* the fills write none */
     }
     if (r == SPIRA_OK && d->nlong) {
         const spira__dev_array arrays[] = {
@@ -767,8 +777,10 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
 {
     sell_dev *h = (sell_dev *)dev;
     spira__sell *d = &h->s;
-    SPIRA__TRY(spira__sell_opt_sigma(ctx, opts, A->nrows, &d->sigma));
+    int unit_ok;
+    SPIRA__TRY(spira__sell_opts(ctx, opts, A->nrows, &d->sigma, &unit_ok));
     d->nrows = A->nrows, d->ncols = A->ncols, d->nnz = A->nnz, d->dtype = A->dtype;
+    if (unit_ok && A->nnz > 0) SPIRA__TRY(spira__rows_dev_values_one(ctx, dA, &d->unit));
     /* the slice pointers sized for all rows (the long rows, not yet counted, need fewer) */
     const size_t spn = (size_t)(((int64_t)A->nrows + SPIRA__SELL_C - 1) / SPIRA__SELL_C) + 1;
     const spira__dev_array arrays[] = {
@@ -779,7 +791,7 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
     if (d->nrows == 0) { /* no slices: slice_ptr = {0}, nothing else */
         SPIRA__TRY(spira__cuda_zero(ctx, d->slice_ptr, sizeof(int32_t)));
         spira__sell_describe(d, 0, 0, 0);
-        *bytes = spira__sell_bytes_of(0, 0, 0, 0, d->dtype);
+        *bytes = spira__sell_bytes_of(0, 0, 0, 0, d->dtype, 0);
         return SPIRA_OK;
     }
     int32_t K;
@@ -801,7 +813,7 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
                                 d->perm, "SELL sort keys (scratch)"));
     int64_t entries = 0;
     SPIRA__TRY(sell_build_rows(ctx, dA, d, dev, K, long_entries, &entries));
-    *bytes = spira__sell_bytes_of(d->nrows, d->nslices, d->nlong, entries, d->dtype);
+    *bytes = spira__sell_bytes_of(d->nrows, d->nslices, d->nlong, entries, d->dtype, d->unit);
     /* the plans from the slice pointers and long rows' offsets just built (host copies) */
     const size_t spb = ((size_t)d->nslices + 1) * sizeof(int32_t);
     const size_t lpb = d->nlong ? ((size_t)d->nlong + 1) * sizeof(int32_t) : 0;
@@ -835,9 +847,10 @@ static spira_status sell_dev_upload(spira_context ctx, const void *layout, void 
          "SELL slice pointers"},
         {&d->perm, h->perm, (size_t)h->nrows * sizeof(int32_t), "SELL row permutation"},
         {&d->cols, h->cols, entries * sizeof(int32_t), "SELL columns"},
-        {&d->vals, h->vals, entries * spira_dtype_size(h->dtype), "SELL values"},
+        {&d->vals, h->vals, h->unit ? 0 : entries * spira_dtype_size(h->dtype), "SELL values"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
+    if (h->unit) d->vals = NULL;
     if (h->nlong) {
         const spira__dev_array longs[] = {
             {&d->long_ptr, h->long_ptr, ((size_t)h->nlong + 1) * sizeof(int32_t),
@@ -853,8 +866,11 @@ static spira_status sell_dev_apply(spira_context ctx, void *dev, double alpha, c
 {
     const sell_dev *d = (const sell_dev *)dev;
     if (d->s.nrows == 0) return SPIRA_OK;
-    return d->s.dtype == SPIRA_R64 ? sell_launch<double>(ctx, d, alpha, x, beta, y)
-                                 : sell_launch<float>(ctx, d, alpha, x, beta, y);
+    if (d->s.unit)
+        return d->s.dtype == SPIRA_R64 ? sell_launch<double, true>(ctx, d, alpha, x, beta, y)
+                                     : sell_launch<float, true>(ctx, d, alpha, x, beta, y);
+    return d->s.dtype == SPIRA_R64 ? sell_launch<double, false>(ctx, d, alpha, x, beta, y)
+                                 : sell_launch<float, false>(ctx, d, alpha, x, beta, y);
 }
 
 SPIRA__MODULE_SORT_WARM(sell, window_key, (const void *)width_kernel,

@@ -295,12 +295,15 @@ END_TEST
  * is summed away) among rows of 1 to 5 random ones; then (_i >= 2) 41 rows of 30,000
  * entries, which go by column tiles (74 ranges of 8,192 columns, 20 rows a block: three
  * blocks of rows, the last of one; row 5's columns 0..29,999 leave 70 ranges empty), beside
- * rows of 18,000 (chunks: under 256 a range) and 65. Against the reference, the same bits
- * in 5 runs and in a CUDA graph, and the plan's stats name the tiles where they are used. */
+ * rows of 18,000 (chunks: under 256 a range) and 65; then (_i >= 4) the same with values
+ * all 1, which sell does not store (unit; every row's columns distinct, so that no
+ * duplicates are summed to 2). Against the reference, the same bits in 5 runs
+ * and in a CUDA graph (and with the ones stored, unit=0), and the plan's stats name the
+ * tiles and the unit values where they are used. */
 START_TEST(gpu_sell_long_rows_many_slices)
 {
     const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
-    const int tiles = _i >= 2;
+    const int tiles = _i >= 2, ones = _i >= 4;
     const int32_t n = 600000, nlong = tiles ? 43 : 5;
     int32_t at[43], len[43];
     if (tiles) {
@@ -326,9 +329,10 @@ START_TEST(gpu_sell_long_rows_many_slices)
         for (int32_t c = 0; c < l; c++, e++) {
             /* 7919 is prime and does not divide n: a long row's l < n columns are distinct */
             ri[e] = i, ci[e] = i == 5 && tiles ? c
-                               : longrow       ? (int32_t)(((int64_t)c * 7919 + i) % n)
-                                               : (int32_t)tu_uniform(&st, 0, n);
-            vf[e] = (float)(v[e] = tu_uniform(&st, -1, 1));
+                               : longrow || ones ? (int32_t)(((int64_t)c * 7919 + i) % n)
+                                                 : (int32_t)tu_uniform(&st, 0, n);
+            const double u = tu_uniform(&st, -1, 1);
+            vf[e] = (float)(v[e] = ones ? 1.0 : u);
         }
     }
     ck_assert_int_eq(e, nnz);
@@ -342,10 +346,15 @@ START_TEST(gpu_sell_long_rows_many_slices)
     ck_assert_int_eq(spira_matrix_plan_info(A, &p), SPIRA_OK);
     ck_assert_msg(!strstr(p.stats, "column tiles") == !tiles, "%s", p.stats);
     if (tiles) ck_assert_msg(strstr(p.stats, "41 of them by column tiles (74 ranges"), "%s", p.stats);
+    ck_assert_msg(!strstr(p.stats, "values all 1, none stored") == !ones, "%s", p.stats);
     spira_vector x, y;
     ck_assert_int_eq(spira_vector_create(gpu, n, t, &x), SPIRA_OK);
     ck_assert_int_eq(spira_vector_create(gpu, n, t, &y), SPIRA_OK);
-    ck_assert_int_eq(spira_vector_fill(x, 0.5), SPIRA_OK);
+    double *xs = malloc((size_t)n * sizeof *xs);
+    ck_assert(xs);
+    for (int32_t i = 0; i < n; i++) xs[i] = tu_uniform(&st, -1, 1);
+    ck_assert_int_eq(spira_vector_set_f64(x, xs), SPIRA_OK);
+    free(xs);
     const size_t es = spira_dtype_size(t);
     char *first = malloc((size_t)n * es), *again = malloc((size_t)n * es);
     ck_assert(first && again);
@@ -364,6 +373,13 @@ START_TEST(gpu_sell_long_rows_many_slices)
                   spira_last_error(gpu));
     ck_assert_int_eq(spira_vector_get(y, again), SPIRA_OK);
     ck_assert_msg(memcmp(first, again, (size_t)n * es) == 0, "sell, long rows: in a graph differs");
+    if (ones) { /* the ones stored: the same bits (1 * x is x) */
+        ck_assert_int_eq(spira_matrix_set_format(A, "sell", "unit=0"), SPIRA_OK);
+        ck_assert_int_eq(spira_vector_fill(y, NAN), SPIRA_OK);
+        ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, y), SPIRA_OK);
+        ck_assert_int_eq(spira_vector_get(y, again), SPIRA_OK);
+        ck_assert_msg(memcmp(first, again, (size_t)n * es) == 0, "sell, unit=0 differs");
+    }
     free(first), free(again);
     spira_vector_destroy(x), spira_vector_destroy(y);
     spira_matrix_destroy(A);
@@ -1399,7 +1415,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_variants_on_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_formats_large, 0, 4);
     tcase_add_loop_test(tc, gpu_sell_merge_bundled, 0, tu_nbundled);
-    tcase_add_loop_test(tc, gpu_sell_long_rows_many_slices, 0, 4);
+    tcase_add_loop_test(tc, gpu_sell_long_rows_many_slices, 0, 6);
     tcase_add_test(tc, gpu_spmv_time_graph);
     tcase_add_loop_test(tc, gpu_merge_dense_row_bitwise, 0, 2);
     tcase_add_test(tc, gpu_cg_like_cpu);

@@ -1279,6 +1279,47 @@ START_TEST(sell_long_rows)
 }
 END_TEST
 
+/* Values all 1 (a graph's): sell stores none (unit), with rows in slices and long rows
+ * apart, and multiplies to the same bits as the layout that stores the ones (unit=0), and
+ * as the CSR reference; one value off 1 by 2^-20 stores them; unit=2 is refused. */
+START_TEST(sell_unit_values)
+{
+    spira_context ctx = tu_cpu();
+    int32_t lens[200];
+    for (int32_t i = 0; i < 200; i++) lens[i] = 1 + i % 5;
+    lens[7] = 150, lens[100] = 120, lens[150] = 150;
+    const spira__format *f = spira__format_find("sell");
+    for (int p = 0; p < 2; p++) {
+        const spira_dtype t = p ? SPIRA_R32 : SPIRA_R64;
+        const size_t es = spira_dtype_size(t);
+        spira_matrix A = from_lengths(ctx, 200, 300, lens, t);
+        for (int64_t k = 0; k < A->csr.nnz; k++) spira__set(A->csr.val, t, k, 1.0);
+        spira__sell *S = convert(ctx, A, "sell", NULL, SPIRA_OK), *V = convert(ctx, A, "sell", "unit=0", SPIRA_OK);
+        ck_assert(S->unit && !S->vals && !V->unit && V->vals);
+        ck_assert_msg(strstr(S->stats, "; values all 1, none stored"), "%s", S->stats);
+        ck_assert_msg(!strstr(V->stats, "values all 1"), "%s", V->stats);
+        const int32_t entries = spira__sell_entries(S);
+        ck_assert_uint_eq(bytes_of("sell", S), bytes_of("sell", V) - (size_t)entries * es);
+        char x[300 * 8], y[200 * 8], z[200 * 8];
+        unsigned st = tu_seed();
+        for (int32_t c = 0; c < 300; c++) spira__set(x, t, c, tu_uniform(&st, -1, 1));
+        f->apply(S, 1.5, x, 0.0, y);
+        f->apply(V, 1.5, x, 0.0, z);
+        ck_assert_msg(memcmp(y, z, 200 * es) == 0, "unit values: not the bits of the stored ones");
+        release("sell", S), release("sell", V);
+        ck_assert_int_eq(tu_check_format(ctx, A, "sell", NULL, "sell unit values", tu_seed()), 2);
+        spira__set(A->csr.val, t, A->csr.nnz / 2, 1.0 + 0x1p-20);
+        S = convert(ctx, A, "sell", NULL, SPIRA_OK);
+        ck_assert(!S->unit && S->vals);
+        release("sell", S);
+        convert(ctx, A, "sell", "unit=2", SPIRA_ERR_INVALID_ARG);
+        ck_assert_msg(strstr(spira_last_error(ctx), "unit=2"), "%s", spira_last_error(ctx));
+        spira_matrix_destroy(A);
+    }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* 60 x 100 with empty rows (the first and last among them), rows of one and a row of 90:
  * the search's crossing of every diagonal is the walk's (a row end is taken before the
  * nonzero of its own index), and the multiply with every share from 1 to 32 steps a
@@ -1534,6 +1575,7 @@ static const struct {
     {"sell", "sigma=1", ""},
     {"sell", "sigma=32", ""},
     {"sell", "sigma=4096", ""},
+    {"sell", "unit=0", ""},
     {"merge", NULL, ""},
     {"merge", "items=1", ""},
     {"merge", "items=3", ""},
@@ -1657,6 +1699,7 @@ Suite *suite_formats(void)
     tcase_add_test(tc, sell_layout_contents);
     tcase_add_test(tc, sell_default_sigma);
     tcase_add_test(tc, sell_long_rows);
+    tcase_add_test(tc, sell_unit_values);
     tcase_add_test(tc, merge_path_search);
     tcase_add_loop_test(tc, sell_merge_bundled, 0, tu_nbundled);
     tc = tcase(s, "every-format");

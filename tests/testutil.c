@@ -229,9 +229,9 @@ const char *const tu_format_variants[][2] = {
     {"suraa", "segment=1"},            {"suraa", "segment=7,children=5"},
     {"suraa", "g3=scalar"},            {"suraa", "children=0"},
     {"sell", "sigma=1"},               {"sell", "sigma=32"},
-    {"sell", "sigma=4096"},            {"merge", "items=1"},
-    {"merge", "items=3"},              {"merge", "items=32"},
-    {"merge", "items=17"},
+    {"sell", "sigma=4096"},            {"sell", "unit=0"},
+    {"merge", "items=1"},              {"merge", "items=3"},
+    {"merge", "items=32"},             {"merge", "items=17"},
 };
 const int tu_nformat_variants = sizeof tu_format_variants / sizeof tu_format_variants[0];
 
