@@ -54,6 +54,7 @@ static double dia_limit(const spira__csr *A)
 spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__row_stats *s)
 {
     if (stats_begin(A, s)) return SPIRA_OK;
+    s->ones = spira__csr_values_one(A);
     int32_t max_row = 0;
     int64_t sum_sq = 0;
     for (int32_t i = 0; i < A->nrows; i++) {
@@ -87,13 +88,13 @@ spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
                                   const spira__csr_dev *dA, spira__row_stats *s)
 {
     if (stats_begin(A, s)) return SPIRA_OK;
-    spira_status (*const counts)(spira_context, const spira__csr_dev *, int, double,
-                                 int32_t *, int64_t *, int64_t *) = SPIRA__GPU(spira__row_counts_gpu);
+    spira_status (*const counts)(spira_context, const spira__csr_dev *, int, double, int32_t *,
+                                 int64_t *, int32_t *, int64_t *) = SPIRA__GPU(spira__row_counts_gpu);
     if (!counts) return spira__no_cuda(ctx);
     const int diagonals = (int64_t)A->nrows + A->ncols - 1 <= SPIRA__AUTO_DIAGONALS_COUNTED;
     int32_t max_row;
     int64_t sum_sq, ndiag;
-    SPIRA__TRY(counts(ctx, dA, diagonals, dia_limit(A), &max_row, &sum_sq, &ndiag));
+    SPIRA__TRY(counts(ctx, dA, diagonals, dia_limit(A), &max_row, &sum_sq, &s->ones, &ndiag));
     stats_finish(A, max_row, sum_sq, ndiag, s);
     return SPIRA_OK;
 }

@@ -32,6 +32,7 @@ typedef struct {
     double dia_fill;  /* DIA slots (occupied diagonals * nrows) per nonzero; counting stops,
                        * and this is > SPIRA__AUTO_DIA_FILL, once that is certain (infinite
                        * when the longest row alone makes it certain) */
+    int32_t ones;     /* every value exactly 1: sell stores none (sell.h) */
 } spira__row_stats;
 
 /* dia when its slots per nonzero are at most this (a 2-D/3-D stencil: 1.0) */
@@ -71,12 +72,13 @@ spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__
 spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
                                   const spira__csr_dev *dA, spira__row_stats *s);
 /* The counts behind them, on the GPU (auto_gpu.cu): the longest row, the sum of the squared
- * row lengths, and if diagonals and the longest row is at most dia_limit, the occupied
- * diagonals (else *ndiag = -1: a row's entries lie on as many diagonals, so a row longer
- * than the diagonals DIA may have rules it out uncounted). dA has rows and nonzeros. */
+ * row lengths, whether every value is 1, and if diagonals and the longest row is at most
+ * dia_limit, the occupied diagonals (else *ndiag = -1: a row's entries lie on as many
+ * diagonals, so a row longer than the diagonals DIA may have rules it out uncounted). dA
+ * has rows and nonzeros. */
 spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, int diagonals,
                                    double dia_limit, int32_t *max_row, int64_t *sum_sq,
-                                   int64_t *ndiag);
+                                   int32_t *ones, int64_t *ndiag);
 /* The choice for a matrix with these statistics and values of value_size bytes, on the CUDA
  * backend (cuda = 1: the cost model's cheapest total over horizon multiplies; bit i of built
  * marks a candidate whose plan is built, which costs no setup, bit i of cold one whose

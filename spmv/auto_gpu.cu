@@ -2,13 +2,14 @@
  * auto_gpu.cu - the counts auto's row statistics are made of, from the device CSR (see
  * auto.h, spira__row_counts_gpu): the longest row and the sum of the squared row lengths
  * in one kernel over the rows (block reductions, then one integer atomic per block: exact,
- * so the same in any order), and, unless the longest row already rules DIA out, the
+ * so the same in any order), whether every value is 1 (rows_gpu.cu), and, unless the longest row already rules DIA out, the
  * occupied diagonals with dia's flagging kernel (diagonals_gpu.cuh). auto.c turns the counts into the statistics with the same code as
  * on the host, so both give the same doubles.
  */
 #include "auto.h"
 #include "csr_gpu.cuh"
 #include "diagonals_gpu.cuh"
+#include "rows_gpu.cuh"
 #include "cuda/check.cuh"
 #include "cuda/gateway.h"
 
@@ -54,10 +55,10 @@ __global__ void __launch_bounds__(kBlock)
 
 spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, int diagonals,
                                    double dia_limit, int32_t *max_row, int64_t *sum_sq,
-                                   int64_t *ndiag)
+                                   int32_t *ones, int64_t *ndiag)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
-    *max_row = 0, *sum_sq = 0, *ndiag = -1;
+    *max_row = 0, *sum_sq = 0, *ones = 0, *ndiag = -1;
     row_counts *dc = NULL;
     SPIRA__TRY(spira__cuda_scratch_malloc(ctx, (void **)&dc, sizeof *dc,
                                           "row statistics scratch"));
@@ -73,6 +74,7 @@ spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, 
     if (s != SPIRA_OK) return s;
     *max_row = c.max_row;
     *sum_sq = (int64_t)c.sum_sq;
+    SPIRA__TRY(spira__rows_dev_values_one(ctx, dA, ones));
     if (!diagonals || c.max_row > dia_limit) return SPIRA_OK;
     uint8_t *flags = NULL;
     const size_t span = (size_t)dA->nrows + (size_t)dA->ncols - 1;

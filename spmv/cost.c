@@ -44,6 +44,12 @@
  * permutation, so that ELL keeps rows of one length. On uneven rows the long rows' scattered
  * reads of x, not padding, set the time (uneven_gbs). */
 #define SELL_FILL 1.05
+/* sell's effective bandwidth on uneven rows when it stores no values (all 1, sell.h): the
+ * gathers of x, not the bytes, set the time, so the value bytes it leaves out save far less
+ * than their share. H200, R-MAT 2^20 (a pattern): 0.1162 ms back to back against 0.1304
+ * with the values (bench/results/2026-11-28-session28, call 4), 830 GB/s over the bytes
+ * below after the launch. Even rows are priced at the table's rate (not measured). */
+#define SELL_UNIT_UNEVEN_GBS 830
 
 /* How a format's plan is set up on the CUDA backend: it borrows the device CSR (the CSR
  * family), converts on the GPU from it (format_gpu.build), or converts on the host and
@@ -129,9 +135,11 @@ int spira__cost_predict(const spira__row_stats *s, const char *format, size_t va
         bytes = slots * v + 4 * (s->nrows ? slots / s->nrows : 0);
     } else if (!strcmp(format, "sell")) {
         slots = SELL_FILL * nnz;
-        bytes = slots * (v + 4) + 4.0 * ((double)s->nrows + s->nrows / 32.0); /* perm, slices */
+        bytes = slots * ((s->ones ? 0 : v) + 4) +
+                4.0 * ((double)s->nrows + s->nrows / 32.0); /* perm, slices */
     }
-    const double gbs = s->cv > 0.5 ? r->uneven_gbs : r->gbs;
+    double gbs = s->cv > 0.5 ? r->uneven_gbs : r->gbs;
+    if (s->ones && s->cv > 0.5 && !strcmp(format, "sell")) gbs = SELL_UNIT_UNEVEN_GBS;
     const double stream = r->launch_ms + (bytes + v * ((double)s->nrows + s->ncols)) / (gbs * 1e6);
     const double steps = (double)s->max_row / spira__csr_vector_lanes(s->mean);
     const double wait = r->row_wait ? r->launch_ms + steps * ROW_STEP_MS : 0;
