@@ -94,7 +94,7 @@ static spira_status describe_matrix(spira_context ctx, cusparseHandle_t handle,
     }
     if (L->alg == SPIRA__CUSPARSE_SELL) {
         size_t bytes;
-        SPIRA__TRY(spira__dev_build(ctx, &spira__sell_gpu, "sell", A, &d->csr, "sigma=1,unit=0",
+        SPIRA__TRY(spira__dev_build(ctx, &spira__sell_gpu, "sell", A, &d->csr, "sigma=1,unit=0,hubs=0",
                                     &d->sell, &bytes));
         const spira__sell *S = (const spira__sell *)d->sell; /* the handle starts with it */
         int32_t slots = 0;

@@ -67,11 +67,12 @@ static void sell_destroy(void *layout)
     spira__free(S->long_ptr);
     spira__free(S->cols);
     spira__free(S->vals);
+    spira__free(S->hubs);
     spira__free(S);
 }
 
 spira_status spira__sell_opts(spira_context ctx, const char *opts, int32_t nrows,
-                              int32_t *sigma, int *unit_ok)
+                              int32_t *sigma, int *unit_ok, int *hubs_ok)
 {
     const int32_t C = SPIRA__SELL_C;
     const long fallback =
@@ -89,7 +90,70 @@ spira_status spira__sell_opts(spira_context ctx, const char *opts, int32_t nrows
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
                             "sell option unit=%ld: 1 (values all 1 not stored) or 0 (stored)", v);
     *unit_ok = (int)v;
+    SPIRA__TRY(spira__opt_long(ctx, opts, "hubs", 1, &v));
+    if (v != 0 && v != 1)
+        return spira__error(ctx, SPIRA_ERR_INVALID_ARG,
+                            "sell option hubs=%ld: 1 (hub columns renumbered) or 0 (not)", v);
+    *hubs_ok = (int)v;
     return SPIRA_OK;
+}
+
+int64_t spira__sell_hub_min(int32_t ncols, int64_t nnz)
+{
+    if (ncols <= 0) return 2;
+    const int64_t m = (SPIRA__SELL_HUB_FACTOR * nnz + ncols - 1) / ncols;
+    return m < 2 ? 2 : m;
+}
+
+int spira__sell_hubs_used(int64_t nhubs, int64_t hub_entries, int64_t nnz, int32_t ncols)
+{
+    return nhubs >= SPIRA__SELL_HUBS_MIN && 2 * hub_entries >= nnz &&
+           nhubs <= (int64_t)INT32_MAX - ncols; /* ncols + k stays an int32 */
+}
+
+/* The hub columns of A (sell.h) into S->hubs and S->nhubs, and *map (ncols: a hub's rank,
+ * -1 for another column) for the fill; none (S->nhubs 0, *map NULL) when not used. */
+static spira_status sell_hubs(spira_context ctx, const spira__csr *A, spira__sell *S,
+                              int32_t **map)
+{
+    *map = NULL;
+    int32_t *count = NULL;
+    SPIRA__TRY(spira__alloc(ctx, (void **)&count, (size_t)A->ncols, sizeof *count,
+                            "SELL column counts"));
+    memset(count, 0, (size_t)A->ncols * sizeof *count);
+    for (int32_t k = 0; k < A->nnz; k++) count[A->col_idx[k]]++;
+    const int64_t min = spira__sell_hub_min(A->ncols, A->nnz);
+    int64_t nhubs = 0, entries = 0;
+    for (int32_t c = 0; c < A->ncols; c++)
+        if (count[c] >= min) nhubs++, entries += count[c];
+    uint64_t *keys = NULL;
+    spira_status s = SPIRA_OK;
+    if (spira__sell_hubs_used(nhubs, entries, A->nnz, A->ncols)) {
+        s = spira__alloc(ctx, (void **)&keys, (size_t)nhubs, sizeof *keys, "SELL hub keys");
+        if (s == SPIRA_OK)
+            s = spira__alloc(ctx, (void **)&S->hubs, (size_t)nhubs, sizeof *S->hubs, "SELL hubs");
+        if (s == SPIRA_OK)
+            s = spira__alloc(ctx, (void **)map, (size_t)A->ncols, sizeof **map, "SELL hub map");
+    }
+    if (s == SPIRA_OK && keys) {
+        int64_t at = 0; /* by decreasing count, ties by column, as the GPU's stable sort */
+        for (int32_t c = 0; c < A->ncols; c++)
+            if (count[c] >= min) keys[at++] = (uint64_t)(UINT32_MAX - (uint32_t)count[c]) << 32 | (uint32_t)c;
+        qsort(keys, (size_t)nhubs, sizeof *keys, key_order);
+        for (int32_t c = 0; c < A->ncols; c++) (*map)[c] = -1;
+        for (int64_t k = 0; k < nhubs; k++) {
+            S->hubs[k] = (int32_t)(keys[k] & UINT32_MAX);
+            (*map)[S->hubs[k]] = (int32_t)k;
+        }
+        S->nhubs = (int32_t)nhubs;
+    }
+    spira__free(keys);
+    spira__free(count);
+    if (s != SPIRA_OK) {
+        spira__free(*map);
+        *map = NULL;
+    }
+    return s;
 }
 
 spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots)
@@ -143,7 +207,10 @@ void spira__sell_describe(spira__sell *S, int64_t slots, int64_t long_entries, i
         k += snprintf(S->stats + k, sizeof S->stats - (size_t)k,
                       "; %d long rows apart (%lld entries)", S->nlong, (long long)long_entries);
     if (S->unit && k > 0 && (size_t)k < sizeof S->stats)
-        snprintf(S->stats + k, sizeof S->stats - (size_t)k, "; values all 1, none stored");
+        k += snprintf(S->stats + k, sizeof S->stats - (size_t)k, "; values all 1, none stored");
+    if (S->nhubs && k > 0 && (size_t)k < sizeof S->stats)
+        snprintf(S->stats + k, sizeof S->stats - (size_t)k, "; %d hub columns gathered first",
+                 S->nhubs);
 }
 
 int32_t spira__sell_entries(const spira__sell *S)
@@ -151,15 +218,16 @@ int32_t spira__sell_entries(const spira__sell *S)
     return S->nlong ? S->long_ptr[S->nlong] : S->slice_ptr[S->nslices];
 }
 
-/* Options sigma=N: 1 (no sorting: SELL-C-1) or a positive multiple of C; unit=0|1. */
+/* Options sigma=N: 1 (no sorting: SELL-C-1) or a positive multiple of C; unit=0|1;
+ * hubs=0|1. */
 static spira_status sell_convert(spira_context ctx, const spira__csr *A, const char *opts,
                                  void **layout)
 {
     *layout = NULL;
     const int32_t C = SPIRA__SELL_C;
     int32_t sigma;
-    int unit_ok;
-    SPIRA__TRY(spira__sell_opts(ctx, opts, A->nrows, &sigma, &unit_ok));
+    int unit_ok, hubs_ok;
+    SPIRA__TRY(spira__sell_opts(ctx, opts, A->nrows, &sigma, &unit_ok, &hubs_ok));
     spira__sell *S = spira__calloc(1, sizeof *S);
     if (!S) return spira__nomem(ctx, "SELL layout", sizeof *S);
     S->nrows = A->nrows, S->ncols = A->ncols, S->nnz = A->nnz, S->dtype = A->dtype;
@@ -212,10 +280,13 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
     s = spira__alloc(ctx, (void **)&S->cols, (size_t)entries, sizeof(int32_t), "SELL columns");
     if (s == SPIRA_OK && !S->unit)
         s = spira__alloc(ctx, &S->vals, (size_t)entries, es, "SELL values");
+    int32_t *map = NULL; /* a hub's rank by column, when hubs are renumbered */
+    if (s == SPIRA_OK && hubs_ok && A->nnz > 0) s = sell_hubs(ctx, A, S, &map);
     if (s != SPIRA_OK) {
         sell_destroy(S);
         return s;
     }
+    const int32_t n = A->ncols;
     char *vals = (char *)S->vals; /* NULL when unit: the columns only */
     memset(S->cols, 0xff, (size_t)slots * sizeof(int32_t)); /* all -1: padding unless filled */
     if (vals) memset(vals, 0, (size_t)slots * es);          /* 0.0 in both precisions */
@@ -223,19 +294,24 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
         int32_t i = S->perm[r], b = A->row_ptr[i], len = A->row_ptr[i + 1] - b;
         size_t at = (size_t)S->slice_ptr[r / C] + (size_t)(r % C);
         for (int32_t k = 0; k < len; k++, at += C) {
-            S->cols[at] = A->col_idx[b + k];
+            const int32_t c = A->col_idx[b + k];
+            S->cols[at] = map && map[c] >= 0 ? n + map[c] : c;
             if (vals) memcpy(vals + at * es, (const char *)A->val + (size_t)(b + k) * es, es);
         }
     }
     for (int32_t j = 0; j < S->nlong; j++) {
         const int32_t i = S->perm[sliced + j], b = A->row_ptr[i];
         const size_t at = (size_t)S->long_ptr[j], len = (size_t)(A->row_ptr[i + 1] - b);
-        memcpy(S->cols + at, A->col_idx + b, len * sizeof(int32_t));
+        for (size_t k = 0; k < len; k++) {
+            const int32_t c = A->col_idx[b + k];
+            S->cols[at + k] = map && map[c] >= 0 ? n + map[c] : c;
+        }
         if (vals) memcpy(vals + at * es, (const char *)A->val + (size_t)b * es, len * es);
     }
     int32_t longest = 0;
     for (int32_t i = 0; i < A->nrows; i++)
         if (A->row_ptr[i + 1] - A->row_ptr[i] > longest) longest = A->row_ptr[i + 1] - A->row_ptr[i];
+    spira__free(map);
     spira__sell_describe(S, slots, entries - slots, longest);
     *layout = S;
     return SPIRA_OK;
@@ -260,7 +336,8 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
             for (; at < end; at += step) {                                               \
                 int32_t c = S->cols[at];                                                 \
                 if (c < 0) break; /* padding only at a row's end */                      \
-                sum += v ? v[at] * xx[c] : xx[c]; /* 1 * x is x */                       \
+                const T xc = c < S->ncols ? xx[c] : xx[S->hubs[c - S->ncols]];           \
+                sum += v ? v[at] * xc : xc; /* 1 * x is x */                             \
             }                                                                            \
             int32_t i = S->perm[r];                                                      \
             yy[i] = beta == 0 ? (T)(alpha * sum) : (T)(alpha * sum + beta * yy[i]);      \
@@ -293,9 +370,10 @@ const spira__format spira__sell_format = {
     .description = "SELL-C-sigma: rows sorted by length within windows of sigma (default "
                    "65536 rows, 1024 beyond 131072 rows), slices of 32 padded to their "
                    "longest, a warp a slice, rows over 64 entries apart in chunks, no "
-                   "values stored when all are 1 (unit=0: stored); the padding ratio in "
-                   "its stats (Kreutzer et al. 2014)",
-    .options = "sigma unit",
+                   "values stored when all are 1 (unit=0: stored), a graph's hub columns "
+                   "gathered first (hubs=0: not); the padding ratio in its stats "
+                   "(Kreutzer et al. 2014)",
+    .options = "sigma unit hubs",
     .convert = sell_convert,
     .apply = sell_apply,
     .bytes = sell_bytes,

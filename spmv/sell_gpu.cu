@@ -104,6 +104,7 @@ struct sell_dev {
     int32_t ntiled, nranges; /* nranges: ranges of kTileCols columns (0: no tiles) */
     int32_t *tile_off;       /* ntiled * (nranges + 1): where row j's range q begins in cols */
     void *tile_partial;      /* ntiled * nranges range sums */
+    void *xh;                /* s.nhubs values: x at the hub columns, gathered each multiply */
     char stats[256];         /* the layout's stats and the column tiles, if any */
 };
 
@@ -120,6 +121,67 @@ struct window_key {
         return w << lbits | (unsigned)(K - len);
     }
 };
+
+/* Column c as the layout stores it: a hub's ncols + its rank (map, sell.h), else c. */
+__device__ __forceinline__ int hub_col(const int *__restrict__ map, int ncols, int c)
+{
+    const int k = map ? map[c] : -1;
+    return k >= 0 ? ncols + k : c;
+}
+
+/* count[c] = the entries of column c (count zeroed before). */
+__global__ void __launch_bounds__(kSellBlock)
+    hub_count_kernel(long long nnz, const int *__restrict__ ci, int *__restrict__ count)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += stride)
+        atomicAdd(&count[ci[k]], 1);
+}
+
+/* The hub columns' number and entries, and the largest count (out zeroed before). */
+struct hub_sums {
+    unsigned long long entries;
+    int nhubs, max;
+};
+__global__ void __launch_bounds__(kSellBlock)
+    hub_sum_kernel(int ncols, const int *__restrict__ count, long long min, hub_sums *out)
+{
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    const int n = c < ncols ? count[c] : 0;
+    int hubs = n >= min, most = n;
+    unsigned long long entries = n >= min ? (unsigned long long)n : 0;
+    for (int off = 16; off > 0; off >>= 1) {
+        hubs += __shfl_down_sync(0xffffffffu, hubs, off);
+        entries += __shfl_down_sync(0xffffffffu, entries, off);
+        most = max(most, __shfl_down_sync(0xffffffffu, most, off));
+    }
+    if ((threadIdx.x & 31u) == 0 && most > 0) {
+        if (hubs) atomicAdd(&out->nhubs, hubs), atomicAdd(&out->entries, entries);
+        atomicMax(&out->max, most);
+    }
+}
+
+/* The sort key of column c: a hub's count's complement to K (the largest count), so that
+ * the stable sort puts hubs first by decreasing count, ties by column, as the host's; every
+ * other column after them. */
+struct hub_key {
+    const int *count;
+    long long min;
+    int K;
+    __device__ unsigned long long operator()(int c) const
+    {
+        const int n = count[c];
+        return n >= min ? (unsigned long long)(K - n) : (unsigned long long)(K - min + 1);
+    }
+};
+
+/* map[sorted[k]] = k for the nhubs hubs (map at -1 before). */
+__global__ void __launch_bounds__(kSellBlock)
+    hub_map_kernel(int nhubs, const int *__restrict__ sorted, int *__restrict__ map)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < nhubs) map[sorted[k]] = k;
+}
 
 /* w[s] = 32 * the longest of slice s's rows (perm order), w[nslices] = 0: a warp a slice. */
 __global__ void __launch_bounds__(kSellBlock)
@@ -157,7 +219,8 @@ __global__ void __launch_bounds__(kSellBlock)
     sell_fill_kernel(int nrows, int nslices, const long long *__restrict__ at,
                      const int *__restrict__ perm, const int *__restrict__ rp,
                      const int *__restrict__ ci, const T *__restrict__ v,
-                     int *__restrict__ slice_ptr, int *__restrict__ cols, T *__restrict__ vals)
+                     const int *__restrict__ map, int ncols, int *__restrict__ slice_ptr,
+                     int *__restrict__ cols, T *__restrict__ vals)
 {
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     for (unsigned sl = t; sl <= (unsigned)nslices; sl += stride) slice_ptr[sl] = (int)at[sl];
@@ -189,7 +252,7 @@ __global__ void __launch_bounds__(kSellBlock)
             }
             const int k = (int)((q - at[sl]) / 32);
             const bool entry = k < len;
-            cols[q + lane] = entry ? ci[b + k] : -1;
+            cols[q + lane] = entry ? hub_col(map, ncols, ci[b + k]) : -1;
             if (vals) vals[q + lane] = entry ? v[b + k] : T(0); /* none when unit */
         }
     }
@@ -200,6 +263,8 @@ template <typename T> struct long_rows_args {
     int nitems, sliced, chunk;
     const int *long_ptr, *long_item, *item_long, *perm, *cols;
     const T *vals, *x;
+    const T *xh; /* x at the hub columns, gathered before the multiply (hubs only) */
+    int ncols;   /* a column c >= ncols is hub c - ncols */
     T *partial;
     unsigned *ticket;
     int block_first, block_end; /* the long rows taken a block each (long_block_rows) */
@@ -215,23 +280,36 @@ template <typename T> __device__ __forceinline__ T warp_tree(T sum)
     return sum;
 }
 
-/* Entry at's value: read once (evict first), or 1 in a layout of unit values (U), which
- * stores none; 1 * x is x, so both give the same bits. */
-template <typename T, bool U> __device__ __forceinline__ T entry_value(const T *vals, unsigned at)
+/* What a layout's kernels specialize on (template flags F): values all 1, none stored
+ * (kUnit), and hub columns gathered first (kHubs; sell.h). */
+constexpr int kUnit = 1, kHubs = 2;
+
+/* Entry at's value: read once (evict first), or 1 in a layout of unit values, which stores
+ * none; 1 * x is x, so both give the same bits. */
+template <typename T, int F> __device__ __forceinline__ T entry_value(const T *vals, unsigned at)
 {
-    if constexpr (U) return T(1);
+    if constexpr ((F & kUnit) != 0) return T(1);
     else return __ldcs(&vals[at]);
+}
+
+/* x at column c (>= 0): a hub's from xh, gathered before the multiply (kHubs), kept cached. */
+template <typename T, int F>
+__device__ __forceinline__ T x_at(const T *x, const T *xh, int ncols, int c)
+{
+    if constexpr ((F & kHubs) != 0) return c < ncols ? __ldg(&x[c]) : __ldg(&xh[c - ncols]);
+    else return __ldg(&x[c]);
 }
 
 /* The sum of the long rows' entries [begin, stop), lane l taking every 32nd from begin + l
  * (consecutive addresses, read once: evict first), then the warp's tree. */
-template <typename T, bool U>
+template <typename T, int F>
 __device__ __forceinline__ T chunk_sum(const long_rows_args<T> &a, int begin, int stop)
 {
     T sum = 0;
 #pragma unroll 4
     for (int at = begin + (int)(threadIdx.x & 31u); at < stop; at += 32)
-        sum += entry_value<T, U>(a.vals, (unsigned)at) * __ldg(&a.x[__ldcs(&a.cols[at])]);
+        sum += entry_value<T, F>(a.vals, (unsigned)at) *
+               x_at<T, F>(a.x, a.xh, a.ncols, __ldcs(&a.cols[at]));
     return warp_tree(sum);
 }
 
@@ -279,7 +357,7 @@ __device__ __forceinline__ bool row_done(T *partial, unsigned *ticket, int first
  * partial; the warp that takes the row's last ticket adds the row's chunk sums in chunk
  * order (each lane every 32nd, then a fixed tree), writes y and puts the ticket back to 0
  * for the next multiply. A row of one chunk needs no ticket. */
-template <typename T, bool U>
+template <typename T, int F>
 __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned nwarps, T alpha,
                             T beta, T *__restrict__ y)
 {
@@ -288,7 +366,7 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
         const int j = __ldg(&a.item_long[it]), first = __ldg(&a.long_item[j]);
         const int chunks = __ldg(&a.long_item[j + 1]) - first;
         const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * a.chunk;
-        T sum = chunk_sum<T, U>(a, begin, min(begin + a.chunk, __ldg(&a.long_ptr[j + 1])));
+        T sum = chunk_sum<T, F>(a, begin, min(begin + a.chunk, __ldg(&a.long_ptr[j + 1])));
         bool last = chunks == 1;
         if (!last) {
             if (lane == 0) {
@@ -314,7 +392,7 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
  * order, lane k taking chunk k, with the same tree as long_chunks' last warp: the same bits
  * as the ticket path, without its global handshake (a fence, an atomic, the partials read
  * back through L2), which is most of a small matrix's long-row time. */
-template <typename T, bool U>
+template <typename T, int F>
 __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha, T beta,
                                 T *__restrict__ y)
 {
@@ -324,7 +402,7 @@ __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha,
         const int begin = __ldg(&a.long_ptr[j]), end = __ldg(&a.long_ptr[j + 1]);
         const int chunks = long_row_chunks(end - begin, a.chunk); /* 2..kWarps */
         const int cb = begin + (int)warp * a.chunk;
-        const T sum = chunk_sum<T, U>(a, cb, min(cb + a.chunk, end));
+        const T sum = chunk_sum<T, F>(a, cb, min(cb + a.chunk, end));
         if (lane == 0) chunk_sums[warp] = sum;
         __syncthreads();
         if (warp == 0) {
@@ -345,7 +423,7 @@ __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha,
  * every run. With few slices (a matrix of a few thousand rows) one warp a slice leaves
  * most of the GPU idle while each warp walks its slice's whole width, step after
  * dependent step. */
-template <typename T, int G, bool U>
+template <typename T, int G, int F>
 __global__ void __launch_bounds__(kSellBlock)
     sell_kernel(int sliced, int nslices, unsigned slice_blocks, const int *__restrict__ slice_ptr,
                 const int *__restrict__ perm, const int *__restrict__ cols,
@@ -358,9 +436,9 @@ __global__ void __launch_bounds__(kSellBlock)
     if (blockIdx.x >= slice_blocks) { /* block-uniform: no barrier is split */
         const unsigned b = blockIdx.x - slice_blocks;
         if (b < longs.row_blocks)
-            long_block_rows<T, U>(longs, b, alpha, beta, y);
+            long_block_rows<T, F>(longs, b, alpha, beta, y);
         else
-            long_chunks<T, U>(longs, (b - longs.row_blocks) * kWarps + warp,
+            long_chunks<T, F>(longs, (b - longs.row_blocks) * kWarps + warp,
                         (gridDim.x - slice_blocks - longs.row_blocks) * kWarps, alpha, beta, y);
         return;
     }
@@ -380,8 +458,8 @@ __global__ void __launch_bounds__(kSellBlock)
 #pragma unroll 4
         for (unsigned at = begin + 32u * j + lane; at < end; at += 32u * G) {
             const int c = __ldcs(&cols[at]); /* read once: evict first, keep x cached */
-            const T v = entry_value<T, U>(vals, at);
-            if (c >= 0) sum += v * __ldg(&x[c]);
+            const T v = entry_value<T, F>(vals, at);
+            if (c >= 0) sum += v * x_at<T, F>(x, longs.xh, longs.ncols, c);
         }
         if (G > 1) {
             part[warp][lane] = sum;
@@ -401,7 +479,7 @@ __global__ void __launch_bounds__(kSellBlock)
 /* Column tiles: block b takes range q = b % nranges of long rows g * kTileRows + warp (g =
  * b / nranges), a warp a (row, range) over its entries (as chunk_sum), the row's ranges added
  * in range order by row_done. */
-template <typename T, bool U>
+template <typename T, int F>
 __global__ void __launch_bounds__(kTileRows * 32)
     tile_kernel(long_rows_args<T> a, int ntiled, int nranges, const int *__restrict__ off,
                 T *partial, T alpha, T beta, T *__restrict__ y)
@@ -410,7 +488,7 @@ __global__ void __launch_bounds__(kTileRows * 32)
     const int j = (int)(blockIdx.x / (unsigned)nranges) * kTileRows + (int)(threadIdx.x / 32);
     if (j >= ntiled) return; /* warp-uniform; no block barrier follows */
     const int *o = off + (size_t)j * (nranges + 1) + q;
-    T sum = chunk_sum<T, U>(a, __ldg(&o[0]), __ldg(&o[1]));
+    T sum = chunk_sum<T, F>(a, __ldg(&o[0]), __ldg(&o[1]));
     if (row_done(partial, &a.ticket[j], j * nranges, nranges, q, sum) && (threadIdx.x & 31u) == 0)
         long_row_store(a, j, sum, alpha, beta, y);
 }
@@ -457,13 +535,14 @@ template <typename T>
 __global__ void __launch_bounds__(kSellBlock)
     long_copy_kernel(int nlong, int sliced, const int *__restrict__ perm,
                      const int *__restrict__ rp, const int *__restrict__ ci,
-                     const T *__restrict__ v, const int *__restrict__ long_ptr,
-                     int *__restrict__ cols, T *__restrict__ vals)
+                     const T *__restrict__ v, const int *__restrict__ map, int ncols,
+                     const int *__restrict__ long_ptr, int *__restrict__ cols,
+                     T *__restrict__ vals)
 {
     for (int j = blockIdx.x; j < nlong; j += gridDim.x) {
         const int i = perm[sliced + j], b = rp[i], len = rp[i + 1] - b, at = long_ptr[j];
         for (int k = threadIdx.x; k < len; k += blockDim.x) {
-            cols[at + k] = ci[b + k];
+            cols[at + k] = hub_col(map, ncols, ci[b + k]);
             if (vals) vals[at + k] = v[b + k]; /* none when unit */
         }
     }
@@ -476,7 +555,17 @@ __global__ void long_shift_kernel(int nlong, int slots, int *__restrict__ long_p
     if (j <= nlong) long_ptr[j] += slots;
 }
 
-template <typename T, bool U>
+/* xh[k] = x[hubs[k]], k < nhubs: the hub columns' x together before the multiply. */
+template <typename T>
+__global__ void __launch_bounds__(kSellBlock)
+    hub_gather_kernel(int nhubs, const int *__restrict__ hubs, const T *__restrict__ x,
+                      T *__restrict__ xh)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < nhubs) xh[k] = __ldg(&x[__ldg(&hubs[k])]);
+}
+
+template <typename T, int F>
 spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, const void *x,
                          double beta, void *y)
 {
@@ -486,13 +575,19 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
         d->block_end > d->block_first ? spira__blocks(d->block_end - d->block_first, 1) : 0;
     const long_rows_args<T> longs = {d->nlong_items, S->nrows - S->nlong, d->chunk, S->long_ptr,
                                      d->long_item, d->item_long, S->perm, S->cols,
-                                     (const T *)S->vals, (const T *)x, (T *)d->long_partial,
-                                     d->ticket, d->block_first, d->block_end, row_blocks};
-    if (d->ntiled) { /* beside sell_kernel, on the context's side stream */
+                                     (const T *)S->vals, (const T *)x, (const T *)d->xh,
+                                     S->ncols, (T *)d->long_partial, d->ticket, d->block_first,
+                                     d->block_end, row_blocks};
+    if constexpr ((F & kHubs) != 0) {
+        hub_gather_kernel<T><<<spira__blocks(S->nhubs, kSellBlock), kSellBlock, 0, st>>>(
+            S->nhubs, S->hubs, (const T *)x, (T *)d->xh);
+        SPIRA__LAUNCHED(ctx);
+    }
+    if (d->ntiled) { /* beside sell_kernel, on the context's side stream (never with hubs) */
         void *side;
         SPIRA__TRY(spira__cuda_fork(ctx, &side));
         const unsigned groups = (unsigned)((d->ntiled + kTileRows - 1) / kTileRows);
-        tile_kernel<T, U><<<groups * (unsigned)d->nranges, kTileRows * 32, 0, (cudaStream_t)side>>>(
+        tile_kernel<T, F & kUnit><<<groups * (unsigned)d->nranges, kTileRows * 32, 0, (cudaStream_t)side>>>(
             longs, d->ntiled, d->nranges, d->tile_off, (T *)d->tile_partial, (T)alpha, (T)beta,
             (T *)y);
         SPIRA__LAUNCHED(ctx);
@@ -501,10 +596,10 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
         S->nslices ? spira__blocks((long long)S->nslices * 32 * d->group, kSellBlock) : 0;
     const unsigned long_blocks =
         row_blocks + (d->nlong_items ? spira__blocks((long long)d->nlong_items * 32, kSellBlock) : 0);
-    auto kernel = d->group == 8   ? sell_kernel<T, 8, U>
-                  : d->group == 4 ? sell_kernel<T, 4, U>
-                  : d->group == 2 ? sell_kernel<T, 2, U>
-                                  : sell_kernel<T, 1, U>;
+    auto kernel = d->group == 8   ? sell_kernel<T, 8, F>
+                  : d->group == 4 ? sell_kernel<T, 4, F>
+                  : d->group == 2 ? sell_kernel<T, 2, F>
+                                  : sell_kernel<T, 1, F>;
     kernel<<<slice_blocks + long_blocks, kSellBlock, 0, st>>>(
         S->nrows - S->nlong, S->nslices, slice_blocks, S->slice_ptr, S->perm, S->cols,
         (const T *)S->vals, (const T *)x, longs, (T)alpha, (T)beta, (T *)y);
@@ -551,6 +646,12 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
            (mean_steps >= 4.0 * 2 * d->group || max_steps >= 8 * 2 * d->group))
         d->group *= 2;
     snprintf(d->stats, sizeof d->stats, "%s", S->stats);
+    if (S->nhubs) {
+        const spira__dev_array xh[] = {{&d->xh, NULL,
+                                        (size_t)S->nhubs * spira_dtype_size(S->dtype),
+                                        "SELL hub columns' x"}};
+        SPIRA__TRY(SPIRA__DEV_CLONE(ctx, d, xh));
+    }
     const int32_t nlong = S->nlong;
     d->block_first = d->block_end = 0;
     d->chunk = kFewChunk;
@@ -562,7 +663,9 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
     d->chunk = few ? kFewChunk : kManyChunk;
     d->ntiled = d->nranges = 0;
     const int64_t nranges = ((int64_t)S->ncols + kTileCols - 1) / kTileCols;
-    if (!few && nranges >= kTileRangesMin) { /* the leading rows dense enough, if worth it */
+    /* the leading rows dense enough, if worth it; not with hubs, whose renumbered columns
+     * leave a row's entries out of column order */
+    if (!few && !S->nhubs && nranges >= kTileRangesMin) {
         int32_t t = 0;
         int64_t work = 0;
         while (t < nlong && lp[t + 1] - lp[t] >= kTileMin * nranges) work += lp[t + 1] - lp[t++];
@@ -619,7 +722,7 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
 
 template <typename T>
 spira_status sell_fill(spira_context ctx, const spira__csr_dev *dA, const long long *at,
-                       int64_t slots, spira__sell *d)
+                       int64_t slots, const int *map, spira__sell *d)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     /* a warp kFillSteps steps, a thread the slice pointers' copy (grid-stride, capped) */
@@ -627,7 +730,7 @@ spira_status sell_fill(spira_context ctx, const spira__csr_dev *dA, const long l
     const long long threads = max(steps * 32, (long long)d->nslices + 1);
     sell_fill_kernel<T><<<spira__blocks(threads, kSellBlock), kSellBlock, 0, st>>>(
         d->nrows - d->nlong, d->nslices, at, d->perm, dA->row_ptr, dA->col_idx, (const T *)dA->val,
-        d->slice_ptr, d->cols, (T *)d->vals);
+        map, d->ncols, d->slice_ptr, d->cols, (T *)d->vals);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
@@ -672,7 +775,7 @@ spira_status slice_slots(spira_context ctx, const spira__csr_dev *dA, const spir
 /* The long rows' offsets (long_ptr, from slots on) and entries, in stream order. */
 template <typename T>
 spira_status long_build(spira_context ctx, const spira__csr_dev *dA, spira__sell *d,
-                        int32_t slots)
+                        int32_t slots, const int *map)
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     const int sliced = d->nrows - d->nlong, n = d->nlong + 1;
@@ -699,7 +802,8 @@ spira_status long_build(spira_context ctx, const spira__csr_dev *dA, spira__sell
     SPIRA__LAUNCHED(ctx);
     long_copy_kernel<T><<<spira__blocks((long long)d->nlong * kSellBlock, kSellBlock), kSellBlock,
                           0, st>>>(d->nlong, sliced, d->perm, dA->row_ptr, dA->col_idx,
-                                   (const T *)dA->val, d->long_ptr, d->cols, (T *)d->vals);
+                                   (const T *)dA->val, map, d->ncols, d->long_ptr, d->cols,
+                                   (T *)d->vals);
     SPIRA__LAUNCHED(ctx);
     return SPIRA_OK;
 }
@@ -708,7 +812,8 @@ spira_status long_build(spira_context ctx, const spira__csr_dev *dA, spira__sell
  * the scratch of the widths and their scan in one stream-ordered block; long_entries: the
  * long rows' entries, which follow the slots. */
 spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira__sell *d,
-                             void *dev, int32_t K, int64_t long_entries, int64_t *out_entries)
+                             void *dev, int32_t K, int64_t long_entries, const int *map,
+                             int64_t *out_entries)
 {
     const size_t wb = spira_sort::aligned(((size_t)d->nslices + 1) * sizeof(long long));
     size_t temp = 0;
@@ -741,15 +846,82 @@ spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira_
         r = SPIRA__DEV_CLONE(ctx, dev, arrays);
     }
     if (r == SPIRA_OK)
-        r = d->dtype == SPIRA_R64 ? sell_fill<double>(ctx, dA, at, slots, d)
-                                  : sell_fill<float>(ctx, dA, at, slots, d);
+        r = d->dtype == SPIRA_R64 ? sell_fill<double>(ctx, dA, at, slots, map, d)
+                                  : sell_fill<float>(ctx, dA, at, slots, map, d);
     spira__cuda_scratch_free(ctx, s); /* in stream order: after the fill */
     if (r == SPIRA_OK && d->nlong)
-        r = d->dtype == SPIRA_R64 ? long_build<double>(ctx, dA, d, (int32_t)slots)
-                                  : long_build<float>(ctx, dA, d, (int32_t)slots);
+        r = d->dtype == SPIRA_R64 ? long_build<double>(ctx, dA, d, (int32_t)slots, map)
+                                  : long_build<float>(ctx, dA, d, (int32_t)slots, map);
     if (r == SPIRA_OK) spira__sell_describe(d, slots, long_entries, K);
     *out_entries = entries;
     return r;
+}
+
+/* The hub columns of dA (sell.h), as the host's sell_hubs finds them: d->hubs (in the
+ * handle dev) and d->nhubs, and *map (ncols: a hub's rank, -1 for another column) for the
+ * fill, in scratch *block that the caller frees; none (d->nhubs 0, both NULL) when not
+ * used. The columns' counts (atomics), their sums (one wait), and if used a stable radix
+ * sort of the columns by decreasing count. */
+spira_status hub_plan(spira_context ctx, const spira__csr_dev *dA, spira__sell *d, void *dev,
+                      void **block, const int **map)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    *block = NULL, *map = NULL;
+    const size_t cb = spira_sort::aligned((size_t)d->ncols * sizeof(int));
+    void *s = NULL; /* the counts, then the sums */
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, cb + sizeof(hub_sums), "SELL column counts (scratch)"));
+    int *count = (int *)s;
+    hub_sums *sums = (hub_sums *)((char *)s + cb);
+    const long long min = spira__sell_hub_min(d->ncols, d->nnz);
+    spira_status r = spira__cuda_status(ctx, cudaMemsetAsync(s, 0, cb + sizeof(hub_sums), st),
+                                        "cudaMemsetAsync", __FILE__, __LINE__);
+    if (r == SPIRA_OK) {
+        unsigned blocks = spira__blocks(dA->nnz, kSellBlock);
+        if (blocks > 4096) blocks = 4096;
+        hub_count_kernel<<<blocks, kSellBlock, 0, st>>>(dA->nnz, dA->col_idx, count);
+        hub_sum_kernel<<<spira__blocks(d->ncols, kSellBlock), kSellBlock, 0, st>>>(d->ncols, count,
+                                                                                 min, sums);
+        r = spira__cuda_status(ctx, cudaGetLastError(), "hub_sum_kernel", __FILE__, __LINE__);
+    }
+    hub_sums h = {0, 0, 0};
+    if (r == SPIRA_OK) r = spira__cuda_download(ctx, &h, sums, sizeof h);
+    if (r != SPIRA_OK || !spira__sell_hubs_used(h.nhubs, (int64_t)h.entries, d->nnz, d->ncols)) {
+        spira__cuda_scratch_free(ctx, s);
+        return r;
+    }
+    const spira__dev_array hubs[] = {{&d->hubs, NULL, (size_t)h.nhubs * sizeof(int32_t),
+                                      "SELL hub columns"}};
+    r = SPIRA__DEV_CLONE(ctx, dev, hubs);
+    int *sorted = NULL, *m = NULL; /* the columns by count, and the map after them */
+    if (r == SPIRA_OK)
+        r = spira__cuda_scratch_malloc(ctx, (void **)&sorted, 2 * cb, "SELL hub order (scratch)");
+    if (r == SPIRA_OK) m = (int *)((char *)sorted + cb);
+    if (r == SPIRA_OK)
+        r = spira__sort_rows(ctx, d->ncols,
+                             spira__bits_for((unsigned long long)(h.max - min + 1)),
+                             hub_key{count, min, h.max}, sorted, "SELL hub keys (scratch)");
+    if (r == SPIRA_OK) {
+        r = spira__cuda_status(ctx, cudaMemsetAsync(m, 0xff, (size_t)d->ncols * sizeof(int), st),
+                               "cudaMemsetAsync", __FILE__, __LINE__);
+        if (r == SPIRA_OK)
+            r = spira__cuda_status(ctx, cudaMemcpyAsync(d->hubs, sorted,
+                                                        (size_t)h.nhubs * sizeof(int32_t),
+                                                        cudaMemcpyDeviceToDevice, st),
+                                   "cudaMemcpyAsync", __FILE__, __LINE__);
+        if (r == SPIRA_OK) {
+            hub_map_kernel<<<spira__blocks(h.nhubs, kSellBlock), kSellBlock, 0, st>>>(h.nhubs,
+                                                                                    sorted, m);
+            r = spira__cuda_status(ctx, cudaGetLastError(), "hub_map_kernel", __FILE__, __LINE__);
+        }
+    }
+    spira__cuda_scratch_free(ctx, s);
+    if (r != SPIRA_OK) {
+        spira__cuda_scratch_free(ctx, sorted);
+        return r;
+    }
+    d->nhubs = h.nhubs;
+    *block = sorted, *map = m;
+    return SPIRA_OK;
 }
 
 /* The long rows of dA (longer than long_min) and their entries: a histogram of the lengths
@@ -777,8 +949,8 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
 {
     sell_dev *h = (sell_dev *)dev;
     spira__sell *d = &h->s;
-    int unit_ok;
-    SPIRA__TRY(spira__sell_opts(ctx, opts, A->nrows, &d->sigma, &unit_ok));
+    int unit_ok, hubs_ok;
+    SPIRA__TRY(spira__sell_opts(ctx, opts, A->nrows, &d->sigma, &unit_ok, &hubs_ok));
     d->nrows = A->nrows, d->ncols = A->ncols, d->nnz = A->nnz, d->dtype = A->dtype;
     if (unit_ok && A->nnz > 0) SPIRA__TRY(spira__rows_dev_values_one(ctx, dA, &d->unit));
     /* the slice pointers sized for all rows (the long rows, not yet counted, need fewer) */
@@ -812,7 +984,12 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
                                            d->nlong ? long_min : K, nwin},
                                 d->perm, "SELL sort keys (scratch)"));
     int64_t entries = 0;
-    SPIRA__TRY(sell_build_rows(ctx, dA, d, dev, K, long_entries, &entries));
+    void *block = NULL; /* scratch holding map, the hubs' ranks by column, for the fill */
+    const int *map = NULL;
+    if (hubs_ok && d->nnz > 0) SPIRA__TRY(hub_plan(ctx, dA, d, dev, &block, &map));
+    const spira_status built = sell_build_rows(ctx, dA, d, dev, K, long_entries, map, &entries);
+    spira__cuda_scratch_free(ctx, block); /* in stream order: after the fill */
+    SPIRA__TRY(built);
     *bytes = spira__sell_bytes_of(d->nrows, d->nslices, d->nlong, entries, d->dtype, d->unit);
     /* the plans from the slice pointers and long rows' offsets just built (host copies) */
     const size_t spb = ((size_t)d->nslices + 1) * sizeof(int32_t);
@@ -839,7 +1016,7 @@ static spira_status sell_dev_upload(spira_context ctx, const void *layout, void 
     sell_dev *hd = (sell_dev *)dev;
     spira__sell *d = &hd->s;
     *d = *h; /* sizes and stats; the arrays are cloned below */
-    d->slice_ptr = d->perm = d->long_ptr = d->cols = NULL;
+    d->slice_ptr = d->perm = d->long_ptr = d->cols = d->hubs = NULL;
     d->vals = NULL;
     const size_t entries = (size_t)spira__sell_entries(h);
     const spira__dev_array arrays[] = {
@@ -848,9 +1025,11 @@ static spira_status sell_dev_upload(spira_context ctx, const void *layout, void 
         {&d->perm, h->perm, (size_t)h->nrows * sizeof(int32_t), "SELL row permutation"},
         {&d->cols, h->cols, entries * sizeof(int32_t), "SELL columns"},
         {&d->vals, h->vals, h->unit ? 0 : entries * spira_dtype_size(h->dtype), "SELL values"},
+        {&d->hubs, h->hubs, (size_t)h->nhubs * sizeof(int32_t), "SELL hub columns"},
     };
     SPIRA__TRY(SPIRA__DEV_CLONE(ctx, dev, arrays));
     if (h->unit) d->vals = NULL;
+    if (!h->nhubs) d->hubs = NULL;
     if (h->nlong) {
         const spira__dev_array longs[] = {
             {&d->long_ptr, h->long_ptr, ((size_t)h->nlong + 1) * sizeof(int32_t),
@@ -866,11 +1045,16 @@ static spira_status sell_dev_apply(spira_context ctx, void *dev, double alpha, c
 {
     const sell_dev *d = (const sell_dev *)dev;
     if (d->s.nrows == 0) return SPIRA_OK;
-    if (d->s.unit)
-        return d->s.dtype == SPIRA_R64 ? sell_launch<double, true>(ctx, d, alpha, x, beta, y)
-                                     : sell_launch<float, true>(ctx, d, alpha, x, beta, y);
-    return d->s.dtype == SPIRA_R64 ? sell_launch<double, false>(ctx, d, alpha, x, beta, y)
-                                 : sell_launch<float, false>(ctx, d, alpha, x, beta, y);
+    const int f = (d->s.unit ? kUnit : 0) | (d->s.nhubs ? kHubs : 0);
+    if (d->s.dtype == SPIRA_R64)
+        return f == 3   ? sell_launch<double, 3>(ctx, d, alpha, x, beta, y)
+               : f == 2 ? sell_launch<double, 2>(ctx, d, alpha, x, beta, y)
+               : f == 1 ? sell_launch<double, 1>(ctx, d, alpha, x, beta, y)
+                        : sell_launch<double, 0>(ctx, d, alpha, x, beta, y);
+    return f == 3   ? sell_launch<float, 3>(ctx, d, alpha, x, beta, y)
+           : f == 2 ? sell_launch<float, 2>(ctx, d, alpha, x, beta, y)
+           : f == 1 ? sell_launch<float, 1>(ctx, d, alpha, x, beta, y)
+                    : sell_launch<float, 0>(ctx, d, alpha, x, beta, y);
 }
 
 SPIRA__MODULE_SORT_WARM(sell, window_key, (const void *)width_kernel,

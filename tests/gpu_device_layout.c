@@ -70,11 +70,12 @@ static void same_sell(const spira__sell *d, const spira__sell *h, const char *la
 {
     ck_assert_msg(d->nrows == h->nrows && d->ncols == h->ncols && d->nnz == h->nnz &&
                       d->sigma == h->sigma && d->nslices == h->nslices &&
-                      d->nlong == h->nlong && d->dtype == h->dtype && d->unit == h->unit,
-                  "%s: SELL %d x %d, sigma %d, %d slices, %d long rows, unit %d on the GPU; %d x "
-                  "%d, %d, %d, %d, %d on the host",
-                  label, d->nrows, d->ncols, d->sigma, d->nslices, d->nlong, d->unit, h->nrows,
-                  h->ncols, h->sigma, h->nslices, h->nlong, h->unit);
+                      d->nlong == h->nlong && d->dtype == h->dtype && d->unit == h->unit &&
+                      d->nhubs == h->nhubs,
+                  "%s: SELL %d x %d, sigma %d, %d slices, %d long rows, unit %d, %d hubs on the "
+                  "GPU; %d x %d, %d, %d, %d, %d, %d on the host",
+                  label, d->nrows, d->ncols, d->sigma, d->nslices, d->nlong, d->unit, d->nhubs,
+                  h->nrows, h->ncols, h->sigma, h->nslices, h->nlong, h->unit, h->nhubs);
     ck_assert_str_eq(d->stats, h->stats);
     const size_t es = spira_dtype_size(h->dtype);
     const size_t entries = (size_t)spira__sell_entries(h);
@@ -87,6 +88,11 @@ static void same_sell(const spira__sell *d, const spira__sell *h, const char *la
                    sizeof(int32_t), "SELL long rows' offsets", label);
     same_bytes(d->cols, h->cols, entries * sizeof(int32_t), sizeof(int32_t), "SELL columns",
                label);
+    if (h->nhubs)
+        same_bytes(d->hubs, h->hubs, (size_t)h->nhubs * sizeof(int32_t), sizeof(int32_t),
+                   "SELL hub columns", label);
+    else
+        ck_assert_msg(!d->hubs && !h->hubs, "%s: SELL without hubs keeps some", label);
     if (h->unit) /* values all 1: none stored on either side */
         ck_assert_msg(!d->vals && !h->vals, "%s: SELL of unit values stores some", label);
     else
@@ -228,6 +234,21 @@ START_TEST(gpu_device_layout_bundled)
 }
 END_TEST
 
+/* Hub columns (tu_hub_matrix; _i: float or double, values random or all 1): sell's layout
+ * with its hubs, without (hubs=0) and unsorted (sigma=1) built on the GPU as on the host */
+START_TEST(gpu_device_layout_hubs)
+{
+    const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
+    const unsigned seed = tu_seed() + (unsigned)_i;
+    spira_matrix Ad = tu_hub_matrix(tu_dev_ctx, t, _i >= 2, seed);
+    spira_matrix Ah = tu_hub_matrix(tu_host_ctx, t, _i >= 2, seed);
+    ck_assert_int_eq(compare(Ad, Ah, "sell", NULL, "hubs"), 1);
+    ck_assert_int_eq(compare(Ad, Ah, "sell", "hubs=0", "hubs"), 1);
+    ck_assert_int_eq(compare(Ad, Ah, "sell", "sigma=1", "hubs"), 1);
+    spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
+}
+END_TEST
+
 /* Past HYB's 4096-row floor, so that its default width is not 0: 60000 rows of 0 to 9
  * entries (a third empty) and row 777 of 30000; _i picks float or double and whether the
  * long row is there. ELL refuses it (the long row) or builds it; HYB's COO part holds the
@@ -278,5 +299,6 @@ TCase *tu_gpu_device_layout_tcase(void)
     tcase_add_loop_test(tc, gpu_device_layout_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_device_layout_bundled, 0, tu_nbundled);
     tcase_add_loop_test(tc, gpu_device_layout_large, 0, 4);
+    tcase_add_loop_test(tc, gpu_device_layout_hubs, 0, 4);
     return tc;
 }

@@ -1327,6 +1327,61 @@ START_TEST(sell_unit_values)
 }
 END_TEST
 
+/* Hub columns (sell.h) on tu_hub_matrix, values random and all 1, float and double: the
+ * 5,000 hubs found and renumbered ncols + their rank, by decreasing count, ties by column;
+ * the multiply the bits of the layout that keeps the columns' numbers (hubs=0) and the CSR
+ * reference's; hubs=2 refused. */
+START_TEST(sell_hub_columns)
+{
+    spira_context ctx = tu_cpu();
+    const spira__format *f = spira__format_find("sell");
+    for (int v = 0; v < 4; v++) {
+        const spira_dtype t = v % 2 ? SPIRA_R32 : SPIRA_R64;
+        const size_t es = spira_dtype_size(t);
+        spira_matrix A = tu_hub_matrix(ctx, t, v >= 2, tu_seed() + (unsigned)v);
+        const spira__csr *csr = &A->csr;
+        spira__sell *S = convert(ctx, A, "sell", NULL, SPIRA_OK), *V = convert(ctx, A, "sell", "hubs=0", SPIRA_OK);
+        ck_assert_int_eq(S->nhubs, 5000);
+        ck_assert_int_eq(V->nhubs, 0);
+        ck_assert(S->unit == (v >= 2));
+        ck_assert_msg(strstr(S->stats, "; 5000 hub columns gathered first"), "%s", S->stats);
+        int32_t *count = calloc((size_t)csr->ncols, sizeof *count);
+        ck_assert_ptr_nonnull(count);
+        for (int32_t k = 0; k < csr->nnz; k++) count[csr->col_idx[k]]++;
+        for (int32_t k = 0; k < S->nhubs; k++) {
+            const int32_t c = S->hubs[k];
+            ck_assert_int_eq(c % 20, 0);
+            if (k) {
+                const int32_t p = S->hubs[k - 1];
+                ck_assert_msg(count[p] > count[c] || (count[p] == count[c] && p < c),
+                              "hub %d: column %d of %d entries after column %d of %d", k, c,
+                              count[c], p, count[p]);
+            }
+        }
+        for (int32_t e = 0; e < spira__sell_entries(S); e++) { /* same entries, renumbered */
+            const int32_t c = S->cols[e], u = V->cols[e];
+            ck_assert_int_eq(c >= csr->ncols ? S->hubs[c - csr->ncols] : c, u);
+            ck_assert(c < csr->ncols || u % 20 == 0);
+        }
+        free(count);
+        char *x = malloc((size_t)csr->ncols * es), *y = malloc((size_t)csr->nrows * es),
+             *z = malloc((size_t)csr->nrows * es);
+        ck_assert(x && y && z);
+        unsigned st = tu_seed();
+        for (int32_t c = 0; c < csr->ncols; c++) spira__set(x, t, c, tu_uniform(&st, -1, 1));
+        f->apply(S, 1.5, x, 0.0, y);
+        f->apply(V, 1.5, x, 0.0, z);
+        ck_assert_msg(memcmp(y, z, (size_t)csr->nrows * es) == 0, "hub columns: not hubs=0's bits");
+        free(x), free(y), free(z);
+        release("sell", S), release("sell", V);
+        ck_assert_int_eq(tu_check_format(ctx, A, "sell", NULL, "sell hub columns", tu_seed()), 2);
+        convert(ctx, A, "sell", "hubs=2", SPIRA_ERR_INVALID_ARG);
+        spira_matrix_destroy(A);
+    }
+    spira_context_destroy(ctx);
+}
+END_TEST
+
 /* 60 x 100 with empty rows (the first and last among them), rows of one and a row of 90:
  * the search's crossing of every diagonal is the walk's (a row end is taken before the
  * nonzero of its own index), and the multiply with every share from 1 to 32 steps a
@@ -1707,6 +1762,7 @@ Suite *suite_formats(void)
     tcase_add_test(tc, sell_default_sigma);
     tcase_add_test(tc, sell_long_rows);
     tcase_add_test(tc, sell_unit_values);
+    tcase_add_test(tc, sell_hub_columns);
     tcase_add_test(tc, merge_path_search);
     tcase_add_loop_test(tc, sell_merge_bundled, 0, tu_nbundled);
     tc = tcase(s, "every-format");
