@@ -57,13 +57,17 @@ constexpr int kWarps = kSellBlock / 32; /* warps a block */
 constexpr long long kTargetWarps = 16384;
 constexpr int kFillSteps = 8;    /* steps of the layout a warp of the fill writes */
 /* A long row's entries a warp. In a matrix of few slices (the latency-bound one: slice_plan)
- * 8 steps of 32 lanes, two rounds of the unrolled loop's dependent loads, so that a row is
+ * 8 steps of 32 lanes, one round of the unrolled loop's dependent loads, so that a row is
  * many warps' work and one long row does not set the multiply's time; in a matrix of many,
  * 32 steps: fewer chunks, tickets and partials to read back. On an H200 the 1,024 took the
  * circuit matrix (40 rows of 95,000) from 0.070 to 0.063 ms and R-MAT 2^20 from 0.141 to
  * 0.139, but adder_dcop_05 from 0.0094 to 0.0127 and wiki-Vote from 0.0097 to 0.0145
- * (bench/results/2026-11-28-session26, call 2). */
-constexpr int kFewChunk = 256, kManyChunk = 1024;
+ * (bench/results/2026-11-28-session26, call 2). With hub columns, 96 steps: R-MAT 2^20
+ * (unit values, 52,675 hubs) took 0.0997 ms back to back with 1,024, 0.0868 with 2,048,
+ * 0.0840 with 3,072, 0.0847 with 4,096 and 0.109 with 8,192, where without hubs the chunk
+ * made 2-4% either way and the power-law matrix was 1% slower with 3,072
+ * (bench/results/2026-11-29-session29, calls 4-6). */
+constexpr int kFewChunk = 256, kManyChunk = 1024, kHubChunk = 3072;
 /* Column tiles (tile_kernel): in a matrix of many slices, the longest long rows, those of at
  * least kTileMin entries a range of kTileCols columns on average, are taken a warp a (row,
  * range), kTileRows rows of one range a block, so that the block's rows share the range's
@@ -95,7 +99,7 @@ struct sell_dev {
     /* long rows [block_first, block_end) are taken a block each, not as warp chunks
      * (slice_plan: a matrix of few slices, rows of 2 to kWarps chunks) */
     int32_t block_first, block_end;
-    int32_t chunk;         /* a long row's entries a chunk: kFewChunk or kManyChunk */
+    int32_t chunk;         /* a long row's entries a chunk: kFewChunk, kManyChunk, kHubChunk */
     int32_t *long_item;    /* nlong + 1: a long row's first chunk */
     int32_t *item_long;    /* nlong_items: the long row a chunk belongs to */
     void *long_partial;    /* nlong_items chunk sums */
@@ -105,6 +109,7 @@ struct sell_dev {
     int32_t *tile_off;       /* ntiled * (nranges + 1): where row j's range q begins in cols */
     void *tile_partial;      /* ntiled * nranges range sums */
     void *xh;                /* s.nhubs values: x at the hub columns, gathered each multiply */
+    bool dependent;          /* sell_kernel may start before the gather ends (sm_90 on) */
     char stats[256];         /* the layout's stats and the column tiles, if any */
 };
 
@@ -292,6 +297,15 @@ template <typename T, int F> __device__ __forceinline__ T entry_value(const T *v
     else return __ldcs(&vals[at]);
 }
 
+/* Wait until hub_gather_kernel, the grid before, has finished and its xh is visible: a no-op
+ * when the kernel was not launched as its programmatic dependent (sell_launch). */
+__device__ __forceinline__ void gather_wait()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /* x at column c (>= 0): a hub's from xh, gathered before the multiply (kHubs), kept cached. */
 template <typename T, int F>
 __device__ __forceinline__ T x_at(const T *x, const T *xh, int ncols, int c)
@@ -301,12 +315,17 @@ __device__ __forceinline__ T x_at(const T *x, const T *xh, int ncols, int c)
 }
 
 /* The sum of the long rows' entries [begin, stop), lane l taking every 32nd from begin + l
- * (consecutive addresses, read once: evict first), then the warp's tree. */
-template <typename T, int F>
+ * (consecutive addresses, read once: evict first), then the warp's tree; the loop unrolled
+ * U times. It waits on its gathers of x (ncu: 84% of a warp's cycles stalled on them on
+ * R-MAT 2^20), so the chunks take U = 8 (8 in flight instead of 4 took R-MAT from 0.1047 to
+ * 0.0993 ms back to back, the other matrices within 1%, with the same 32 registers); the
+ * column tiles keep 4 (with 8 the circuit matrix was 3% slower: 0.0543 against 0.0527 ms;
+ * bench/results/2026-11-29-session29, calls 3-7). */
+template <typename T, int F, int U>
 __device__ __forceinline__ T chunk_sum(const long_rows_args<T> &a, int begin, int stop)
 {
     T sum = 0;
-#pragma unroll 4
+#pragma unroll U
     for (int at = begin + (int)(threadIdx.x & 31u); at < stop; at += 32)
         sum += entry_value<T, F>(a.vals, (unsigned)at) *
                x_at<T, F>(a.x, a.xh, a.ncols, __ldcs(&a.cols[at]));
@@ -366,7 +385,7 @@ __device__ void long_chunks(const long_rows_args<T> &a, unsigned warp0, unsigned
         const int j = __ldg(&a.item_long[it]), first = __ldg(&a.long_item[j]);
         const int chunks = __ldg(&a.long_item[j + 1]) - first;
         const int begin = __ldg(&a.long_ptr[j]) + ((int)it - first) * a.chunk;
-        T sum = chunk_sum<T, F>(a, begin, min(begin + a.chunk, __ldg(&a.long_ptr[j + 1])));
+        T sum = chunk_sum<T, F, 8>(a, begin, min(begin + a.chunk, __ldg(&a.long_ptr[j + 1])));
         bool last = chunks == 1;
         if (!last) {
             if (lane == 0) {
@@ -402,7 +421,7 @@ __device__ void long_block_rows(const long_rows_args<T> &a, unsigned b, T alpha,
         const int begin = __ldg(&a.long_ptr[j]), end = __ldg(&a.long_ptr[j + 1]);
         const int chunks = long_row_chunks(end - begin, a.chunk); /* 2..kWarps */
         const int cb = begin + (int)warp * a.chunk;
-        const T sum = chunk_sum<T, F>(a, cb, min(cb + a.chunk, end));
+        const T sum = chunk_sum<T, F, 8>(a, cb, min(cb + a.chunk, end));
         if (lane == 0) chunk_sums[warp] = sum;
         __syncthreads();
         if (warp == 0) {
@@ -432,6 +451,7 @@ __global__ void __launch_bounds__(kSellBlock)
 {
     constexpr int kSlices = kWarps / G; /* slices a block takes */
     __shared__ T part[G > 1 ? kWarps : 1][32];
+    if constexpr ((F & kHubs) != 0) gather_wait();
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
     if (blockIdx.x >= slice_blocks) { /* block-uniform: no barrier is split */
         const unsigned b = blockIdx.x - slice_blocks;
@@ -488,7 +508,7 @@ __global__ void __launch_bounds__(kTileRows * 32)
     const int j = (int)(blockIdx.x / (unsigned)nranges) * kTileRows + (int)(threadIdx.x / 32);
     if (j >= ntiled) return; /* warp-uniform; no block barrier follows */
     const int *o = off + (size_t)j * (nranges + 1) + q;
-    T sum = chunk_sum<T, F>(a, __ldg(&o[0]), __ldg(&o[1]));
+    T sum = chunk_sum<T, F, 4>(a, __ldg(&o[0]), __ldg(&o[1]));
     if (row_done(partial, &a.ticket[j], j * nranges, nranges, q, sum) && (threadIdx.x & 31u) == 0)
         long_row_store(a, j, sum, alpha, beta, y);
 }
@@ -555,12 +575,17 @@ __global__ void long_shift_kernel(int nlong, int slots, int *__restrict__ long_p
     if (j <= nlong) long_ptr[j] += slots;
 }
 
-/* xh[k] = x[hubs[k]], k < nhubs: the hub columns' x together before the multiply. */
+/* xh[k] = x[hubs[k]], k < nhubs: the hub columns' x together before the multiply.
+ * sell_kernel, launched after it as a programmatic dependent (sm_90 on), may start its
+ * blocks as soon as every block of this one has begun, and waits in gather_wait. */
 template <typename T>
 __global__ void __launch_bounds__(kSellBlock)
     hub_gather_kernel(int nhubs, const int *__restrict__ hubs, const T *__restrict__ x,
                       T *__restrict__ xh)
 {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k < nhubs) xh[k] = __ldg(&x[__ldg(&hubs[k])]);
 }
@@ -600,10 +625,23 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
                   : d->group == 4 ? sell_kernel<T, 4, F>
                   : d->group == 2 ? sell_kernel<T, 2, F>
                                   : sell_kernel<T, 1, F>;
-    kernel<<<slice_blocks + long_blocks, kSellBlock, 0, st>>>(
-        S->nrows - S->nlong, S->nslices, slice_blocks, S->slice_ptr, S->perm, S->cols,
-        (const T *)S->vals, (const T *)x, longs, (T)alpha, (T)beta, (T *)y);
-    SPIRA__LAUNCHED(ctx);
+    /* after the gather, as its programmatic dependent: the kernel's launch and its blocks'
+     * start overlap the gather's end (R-MAT 2^20: 0.1058 -> 0.1049 ms back to back,
+     * bench/results/2026-11-29-session29, calls 1-2) */
+    cudaLaunchAttribute dependent = {};
+    dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    dependent.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(slice_blocks + long_blocks);
+    cfg.blockDim = dim3(kSellBlock);
+    cfg.stream = st;
+    cfg.attrs = &dependent;
+    cfg.numAttrs = (F & kHubs) != 0 && d->dependent ? 1 : 0;
+    SPIRA__CUDA(ctx, cudaLaunchKernelEx(&cfg, kernel, (int)(S->nrows - S->nlong), (int)S->nslices,
+                                        slice_blocks, (const int *)S->slice_ptr,
+                                        (const int *)S->perm, (const int *)S->cols,
+                                        (const T *)S->vals, (const T *)x, longs, (T)alpha,
+                                        (T)beta, (T *)y));
     if (d->ntiled) SPIRA__TRY(spira__cuda_join(ctx));
     return SPIRA_OK;
 }
@@ -651,6 +689,10 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
                                         (size_t)S->nhubs * spira_dtype_size(S->dtype),
                                         "SELL hub columns' x"}};
         SPIRA__TRY(SPIRA__DEV_CLONE(ctx, d, xh));
+        int dev, major;
+        SPIRA__CUDA(ctx, cudaGetDevice(&dev));
+        SPIRA__CUDA(ctx, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+        d->dependent = major >= 9;
     }
     const int32_t nlong = S->nlong;
     d->block_first = d->block_end = 0;
@@ -660,7 +702,7 @@ spira_status slice_plan(spira_context ctx, const int32_t *sp, const int32_t *lp,
      * go a block each (long_block_rows); they are a run, the long rows being sorted
      * longest first */
     const bool few = (int64_t)S->nslices * d->group < kTargetWarps;
-    d->chunk = few ? kFewChunk : kManyChunk;
+    d->chunk = few ? kFewChunk : S->nhubs ? kHubChunk : kManyChunk;
     d->ntiled = d->nranges = 0;
     const int64_t nranges = ((int64_t)S->ncols + kTileCols - 1) / kTileCols;
     /* the leading rows dense enough, if worth it; not with hubs, whose renumbered columns

@@ -240,8 +240,8 @@ START_TEST(gpu_device_layout_hubs)
 {
     const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
     const unsigned seed = tu_seed() + (unsigned)_i;
-    spira_matrix Ad = tu_hub_matrix(tu_dev_ctx, t, _i >= 2, seed);
-    spira_matrix Ah = tu_hub_matrix(tu_host_ctx, t, _i >= 2, seed);
+    spira_matrix Ad = tu_hub_matrix(tu_dev_ctx, 100000, t, _i >= 2, seed);
+    spira_matrix Ah = tu_hub_matrix(tu_host_ctx, 100000, t, _i >= 2, seed);
     ck_assert_int_eq(compare(Ad, Ah, "sell", NULL, "hubs"), 1);
     ck_assert_int_eq(compare(Ad, Ah, "sell", "hubs=0", "hubs"), 1);
     ck_assert_int_eq(compare(Ad, Ah, "sell", "sigma=1", "hubs"), 1);

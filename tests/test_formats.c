@@ -1338,7 +1338,7 @@ START_TEST(sell_hub_columns)
     for (int v = 0; v < 4; v++) {
         const spira_dtype t = v % 2 ? SPIRA_R32 : SPIRA_R64;
         const size_t es = spira_dtype_size(t);
-        spira_matrix A = tu_hub_matrix(ctx, t, v >= 2, tu_seed() + (unsigned)v);
+        spira_matrix A = tu_hub_matrix(ctx, 100000, t, v >= 2, tu_seed() + (unsigned)v);
         const spira__csr *csr = &A->csr;
         spira__sell *S = convert(ctx, A, "sell", NULL, SPIRA_OK), *V = convert(ctx, A, "sell", "hubs=0", SPIRA_OK);
         ck_assert_int_eq(S->nhubs, 5000);

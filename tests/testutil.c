@@ -332,20 +332,21 @@ spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri
     return A;
 }
 
-spira_matrix tu_hub_matrix(spira_context ctx, spira_dtype t, int ones, unsigned seed)
+spira_matrix tu_hub_matrix(spira_context ctx, int32_t n, spira_dtype t, int ones, unsigned seed)
 {
-    enum { n = 100000, hubs = 5000 };
-    const int64_t cap = (int64_t)n * 7 + 450;
+    enum { hubs = 5000 };
+    const int64_t cap = (int64_t)n * 7 + 7450;
     int32_t *ri = malloc((size_t)cap * sizeof *ri), *ci = malloc((size_t)cap * sizeof *ci);
     double *v = malloc((size_t)cap * sizeof *v);
     ck_assert(ri && ci && v);
     int32_t k = 0;
     for (int32_t i = 0; i < n; i++) {
-        const int32_t len = i == 7 ? 300 : i == 900 ? 150 : 7;
+        const int32_t len = i == 7 ? 300 : i == 900 ? 150 : i == 5000 ? 7000 : 7;
         for (int32_t j = 0; j < len; j++, k++) {
             ri[k] = i;
-            if (len > 7) /* 333 is prime to n: distinct columns, hubs among them */
-                ci[k] = (int32_t)((int64_t)j * 333 % n);
+            if (len > 7) /* 337 is prime to n (a multiple of 20 that 337 does not divide):
+                          * distinct columns, hubs among them */
+                ci[k] = (int32_t)((int64_t)j * 337 % n);
             else if (j < 6) /* 823 j distinct mod 5,000 for j < 6 */
                 ci[k] = (int32_t)(((int64_t)i * 7 + (int64_t)j * 823) % hubs * 20);
             else /* not a multiple of 20 */

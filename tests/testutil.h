@@ -171,10 +171,11 @@ double tu_max_err(spira_vector x, spira_vector xt);
 /* A square n x n matrix from COO with double values, stored in dtype t. */
 spira_matrix tu_coo(spira_context ctx, int32_t n, int32_t nnz, const int32_t *ri,
                     const int32_t *ci, const double *v, spira_dtype t);
-/* A square 100,000 x 100,000 matrix whose columns are hubs as sell.h means them: every row
- * 6 entries among 5,000 hub columns (every 20th) and one at a random other column, rows 7
- * and 900 long (300 and 150 entries over all columns); values in [-1, 1], or all 1 (ones). */
-spira_matrix tu_hub_matrix(spira_context ctx, spira_dtype t, int ones, unsigned seed);
+/* A square n x n matrix (n >= 100,000, a multiple of 20) whose columns are hubs as sell.h
+ * means them: every row 6 entries among 5,000 hub columns (every 20th below 100,000) and one
+ * at a random other column, rows 7, 900 and 5,000 long (300, 150 and 7,000 entries over all
+ * columns); values in [-1, 1], or all 1 (ones). */
+spira_matrix tu_hub_matrix(spira_context ctx, int32_t n, spira_dtype t, int ones, unsigned seed);
 /* Kershaw's 4 x 4 SPD matrix, whose IC(0) has the pivots 3, 5/3, 3/5, -5: the case for
  * the incomplete factorization's diagonal shift (diagonally dominant from alpha = 4/3 on). */
 spira_matrix tu_kershaw(spira_context ctx, spira_dtype t);
