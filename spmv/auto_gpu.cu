@@ -2,9 +2,11 @@
  * auto_gpu.cu - the counts auto's row statistics are made of, from the device CSR (see
  * auto.h, spira__row_counts_gpu): the longest row and the sum of the squared row lengths
  * in one kernel over the rows (block reductions, then one integer atomic per block: exact,
- * so the same in any order), whether every value is 1 (rows_gpu.cu), and, unless the longest row already rules DIA out, the
- * occupied diagonals with dia's flagging kernel (diagonals_gpu.cuh). auto.c turns the counts into the statistics with the same code as
- * on the host, so both give the same doubles.
+ * so the same in any order), whether every value is 1 (rows_gpu.cu; known from the upload,
+ * or found once and kept for sell's build), and, unless the longest row already rules DIA
+ * out, the occupied diagonals with dia's flagging kernel (diagonals_gpu.cuh). auto.c turns
+ * the counts into the statistics with the same code as on the host, so both give the same
+ * doubles.
  */
 #include "auto.h"
 #include "csr_gpu.cuh"

@@ -48,7 +48,10 @@
  * gathers of x, not the bytes, set the time, so the value bytes it leaves out save far less
  * than their share. H200, R-MAT 2^20 (a pattern): 0.1162 ms back to back against 0.1304
  * with the values (bench/results/2026-11-28-session28, call 4), 830 GB/s over the bytes
- * below after the launch. Even rows are priced at the table's rate (not measured). */
+ * below after the launch. Even rows are priced at the table's rate (not measured). With
+ * hub columns and session 29's longer chunks the same graph takes 0.0838 ms, about 1,100
+ * GB/s over these bytes (bench/results/2026-11-29-session29, call 8); the row statistics do
+ * not see hubs, so the rate stays the one a pattern without them reaches. */
 #define SELL_UNIT_UNEVEN_GBS 830
 
 /* How a format's plan is set up on the CUDA backend: it borrows the device CSR (the CSR

@@ -93,7 +93,6 @@ __global__ void __launch_bounds__(kBlock)
     if (__syncthreads_or(other) && threadIdx.x == 0) *flag = 1;
 }
 
-constexpr unsigned kValueBlocks = 4096; /* a grid-stride of a few blocks an SM */
 
 } // namespace
 
@@ -102,12 +101,18 @@ spira_status spira__rows_dev_values_one(spira_context ctx, const spira__csr_dev 
 {
     *ones = 0;
     if (dA->nnz == 0) return SPIRA_OK;
+    /* known from the upload or an earlier call (a plan may be built on a worker thread
+     * beside another: an atomic int8) */
+    const int8_t known = __atomic_load_n(&dA->values_one, __ATOMIC_RELAXED);
+    if (known) {
+        *ones = known > 0;
+        return SPIRA_OK;
+    }
     cudaStream_t st = stream_of(ctx);
     scratch s(ctx);
     SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s.p, sizeof(int), "values' check (scratch)"));
     SPIRA__CUDA(ctx, cudaMemsetAsync(s.p, 0, sizeof(int), st));
-    unsigned blocks = spira__blocks(dA->nnz, kBlock);
-    if (blocks > kValueBlocks) blocks = kValueBlocks;
+    const unsigned blocks = spira__stride_blocks(dA->nnz, kBlock);
     if (dA->dtype == SPIRA_R64)
         not_one_kernel<double><<<blocks, kBlock, 0, st>>>(dA->nnz, (const double *)dA->val,
                                                          (int *)s.p);
@@ -118,6 +123,9 @@ spira_status spira__rows_dev_values_one(spira_context ctx, const spira__csr_dev 
     int other = 1;
     SPIRA__TRY(spira__cuda_download(ctx, &other, s.p, sizeof other));
     *ones = !other;
+    /* the device CSR is const to its readers; this cache is its one field they set */
+    __atomic_store_n(&((spira__csr_dev *)dA)->values_one, (int8_t)(other ? -1 : 1),
+                     __ATOMIC_RELAXED);
     return SPIRA_OK;
 }
 

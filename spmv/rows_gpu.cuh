@@ -14,8 +14,9 @@
 spira_status spira__rows_dev_max(spira_context ctx, const spira__csr_dev *dA, int32_t *K);
 
 /* *ones = 1 when every value of dA is exactly 1 (a pattern file's, a graph's), as
- * spira__csr_values_one decides on the host, else 0 (also without entries): one pass over
- * the values, one wait. */
+ * spira__csr_values_one decides on the host, else 0 (also without entries): dA's
+ * values_one when known (the matrix's upload sets it), else one pass over the values and
+ * one wait, kept in dA->values_one for the next caller (auto's statistics, sell's build). */
 spira_status spira__rows_dev_values_one(spira_context ctx, const spira__csr_dev *dA,
                                         int32_t *ones);
 

@@ -612,15 +612,17 @@ spira_status sell_launch(spira_context ctx, const sell_dev *d, double alpha, con
         void *side;
         SPIRA__TRY(spira__cuda_fork(ctx, &side));
         const unsigned groups = (unsigned)((d->ntiled + kTileRows - 1) / kTileRows);
-        tile_kernel<T, F & kUnit><<<groups * (unsigned)d->nranges, kTileRows * 32, 0, (cudaStream_t)side>>>(
-            longs, d->ntiled, d->nranges, d->tile_off, (T *)d->tile_partial, (T)alpha, (T)beta,
-            (T *)y);
+        tile_kernel<T, F & kUnit>
+            <<<groups * (unsigned)d->nranges, kTileRows * 32, 0, (cudaStream_t)side>>>(
+                longs, d->ntiled, d->nranges, d->tile_off, (T *)d->tile_partial, (T)alpha,
+                (T)beta, (T *)y);
         SPIRA__LAUNCHED(ctx);
     }
     const unsigned slice_blocks =
         S->nslices ? spira__blocks((long long)S->nslices * 32 * d->group, kSellBlock) : 0;
     const unsigned long_blocks =
-        row_blocks + (d->nlong_items ? spira__blocks((long long)d->nlong_items * 32, kSellBlock) : 0);
+        row_blocks +
+        (d->nlong_items ? spira__blocks((long long)d->nlong_items * 32, kSellBlock) : 0);
     auto kernel = d->group == 8   ? sell_kernel<T, 8, F>
                   : d->group == 4 ? sell_kernel<T, 4, F>
                   : d->group == 2 ? sell_kernel<T, 2, F>
@@ -911,16 +913,16 @@ spira_status hub_plan(spira_context ctx, const spira__csr_dev *dA, spira__sell *
     *block = NULL, *map = NULL;
     const size_t cb = spira_sort::aligned((size_t)d->ncols * sizeof(int));
     void *s = NULL; /* the counts, then the sums */
-    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, cb + sizeof(hub_sums), "SELL column counts (scratch)"));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, cb + sizeof(hub_sums),
+                                          "SELL column counts (scratch)"));
     int *count = (int *)s;
     hub_sums *sums = (hub_sums *)((char *)s + cb);
     const long long min = spira__sell_hub_min(d->ncols, d->nnz);
     spira_status r = spira__cuda_status(ctx, cudaMemsetAsync(s, 0, cb + sizeof(hub_sums), st),
                                         "cudaMemsetAsync", __FILE__, __LINE__);
     if (r == SPIRA_OK) {
-        unsigned blocks = spira__blocks(dA->nnz, kSellBlock);
-        if (blocks > 4096) blocks = 4096;
-        hub_count_kernel<<<blocks, kSellBlock, 0, st>>>(dA->nnz, dA->col_idx, count);
+        hub_count_kernel<<<spira__stride_blocks(dA->nnz, kSellBlock), kSellBlock, 0, st>>>(
+            dA->nnz, dA->col_idx, count);
         hub_sum_kernel<<<spira__blocks(d->ncols, kSellBlock), kSellBlock, 0, st>>>(d->ncols, count,
                                                                                  min, sums);
         r = spira__cuda_status(ctx, cudaGetLastError(), "hub_sum_kernel", __FILE__, __LINE__);

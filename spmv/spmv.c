@@ -100,6 +100,7 @@ spira_status spira__matrix_csr_dev(spira_matrix A, const spira__csr_dev **dA, do
         if (ones) up.val = NULL;
         spira_status s = spira__dev_create(ctx, spira__csr_scalar_format.gpu, "CSR", &up,
                                            NULL, NULL, &c->dev);
+        if (s == SPIRA_OK) ((spira__csr_dev *)c->dev)->values_one = ones ? 1 : -1;
         if (s == SPIRA_OK && ones)
             s = spira__cuda_fill(ctx, up.nnz, up.dtype, ((spira__csr_dev *)c->dev)->val, 1.0);
         if (s == SPIRA_OK) s = spira_context_synchronize(ctx);

@@ -289,6 +289,24 @@ START_TEST(gpu_merge_dense_row_bitwise)
 }
 END_TEST
 
+/* y poisoned, y = A x (as sell with opts, unless NULL; captured in a CUDA graph when graph),
+ * read back into got and compared bitwise with want (bytes); what names the multiply. */
+static void sell_same_bits(spira_matrix A, const char *opts, int graph, spira_vector x,
+                           spira_vector y, const char *want, char *got, size_t bytes,
+                           const char *what)
+{
+    if (opts) ck_assert_int_eq(spira_matrix_set_format(A, "sell", opts), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_fill(y, NAN), SPIRA_OK);
+    double ms;
+    if (graph)
+        ck_assert_msg(spira_spmv_time_graph(1.0, A, x, 0.0, y, 3, 1, &ms) == SPIRA_OK, "%s",
+                      spira_last_error(gpu));
+    else
+        ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, y), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_get(y, got), SPIRA_OK);
+    ck_assert_msg(memcmp(want, got, bytes) == 0, "%s differs", what);
+}
+
 /* SELL's long rows in a matrix of many slices (600,000 rows, so 1,024-entry chunks and
  * tickets): rows of 65, 1,024, 1,025, 40,000 and 3,000 entries (one chunk, exactly one, two,
  * 40: more than a warp's lanes of partials, three; distinct columns, so that no duplicate
@@ -366,20 +384,9 @@ START_TEST(gpu_sell_long_rows_many_slices)
                       _i % 2 ? "float" : "double", tiles ? ", tiles" : "", r);
     }
     /* captured in a graph (the tiles' fork to the side stream and join back with it): the
-     * same bits */
-    double ms;
-    ck_assert_int_eq(spira_vector_fill(y, NAN), SPIRA_OK);
-    ck_assert_msg(spira_spmv_time_graph(1.0, A, x, 0.0, y, 3, 1, &ms) == SPIRA_OK, "%s",
-                  spira_last_error(gpu));
-    ck_assert_int_eq(spira_vector_get(y, again), SPIRA_OK);
-    ck_assert_msg(memcmp(first, again, (size_t)n * es) == 0, "sell, long rows: in a graph differs");
-    if (ones) { /* the ones stored: the same bits (1 * x is x) */
-        ck_assert_int_eq(spira_matrix_set_format(A, "sell", "unit=0"), SPIRA_OK);
-        ck_assert_int_eq(spira_vector_fill(y, NAN), SPIRA_OK);
-        ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, y), SPIRA_OK);
-        ck_assert_int_eq(spira_vector_get(y, again), SPIRA_OK);
-        ck_assert_msg(memcmp(first, again, (size_t)n * es) == 0, "sell, unit=0 differs");
-    }
+     * same bits; and with the ones stored (1 * x is x) */
+    sell_same_bits(A, NULL, 1, x, y, first, again, (size_t)n * es, "sell, long rows, in a graph");
+    if (ones) sell_same_bits(A, "unit=0", 0, x, y, first, again, (size_t)n * es, "sell, unit=0");
     free(first), free(again);
     spira_vector_destroy(x), spira_vector_destroy(y);
     spira_matrix_destroy(A);
@@ -395,7 +402,8 @@ START_TEST(gpu_sell_hubs)
 {
     const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
     const int32_t n = _i < 4 ? 100000 : 600000;
-    spira_matrix A = tu_hub_matrix(gpu, n, t, _i == 2 || _i == 3 || _i == 4, tu_seed() + (unsigned)_i);
+    const int ones = _i == 2 || _i == 3 || _i == 4;
+    spira_matrix A = tu_hub_matrix(gpu, n, t, ones, tu_seed() + (unsigned)_i);
     ck_assert_int_eq(tu_check_format(gpu, A, "sell", NULL, "hub columns", tu_seed()), 2);
     ck_assert_int_eq(spira_matrix_set_format(A, "sell", NULL), SPIRA_OK);
     spira_plan_info p;
@@ -414,19 +422,8 @@ START_TEST(gpu_sell_hubs)
     ck_assert_int_eq(spira_vector_fill(y, NAN), SPIRA_OK);
     ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, y), SPIRA_OK);
     ck_assert_int_eq(spira_vector_get(y, hub), SPIRA_OK);
-    double ms;
-    ck_assert_int_eq(spira_vector_fill(y, NAN), SPIRA_OK);
-    ck_assert_msg(spira_spmv_time_graph(1.0, A, x, 0.0, y, 3, 1, &ms) == SPIRA_OK, "%s",
-                  spira_last_error(gpu));
-    ck_assert_int_eq(spira_vector_get(y, own), SPIRA_OK);
-    ck_assert_msg(memcmp(hub, own, (size_t)n * es) == 0, "sell, hubs: in a graph differs");
-    if (n == 100000) {
-        ck_assert_int_eq(spira_matrix_set_format(A, "sell", "hubs=0"), SPIRA_OK);
-        ck_assert_int_eq(spira_vector_fill(y, NAN), SPIRA_OK);
-        ck_assert_int_eq(spira_spmv(1.0, A, x, 0.0, y), SPIRA_OK);
-        ck_assert_int_eq(spira_vector_get(y, own), SPIRA_OK);
-        ck_assert_msg(memcmp(hub, own, (size_t)n * es) == 0, "sell: hubs=0 differs");
-    }
+    sell_same_bits(A, NULL, 1, x, y, hub, own, (size_t)n * es, "sell with hubs, in a graph");
+    if (n == 100000) sell_same_bits(A, "hubs=0", 0, x, y, hub, own, (size_t)n * es, "sell, hubs=0");
     free(xs), free(hub), free(own);
     spira_vector_destroy(x), spira_vector_destroy(y);
     spira_matrix_destroy(A);

@@ -59,6 +59,14 @@ static inline unsigned spira__blocks(long long n, int b)
     return (unsigned)g;
 }
 
+/* The same, capped at a few blocks an SM, for a grid-stride pass whose blocks each end in
+ * an atomic or a flag: more blocks would only add those. */
+static inline unsigned spira__stride_blocks(long long n, int b)
+{
+    const unsigned g = spira__blocks(n, b);
+    return g < 4096 ? g : 4096;
+}
+
 /* The first of n rows a check on the device finds bad (n: none), as the host's loop finds
  * it: a device int set to n, launch(int *bad) (a kernel that lowers it by atomicMin at
  * every bad row; it returns the launch's status), the int back (one wait). what names the

@@ -76,6 +76,9 @@ typedef struct spira__csr_dev {
     int32_t *row_ptr, *col_idx; /* device */
     void *val;                  /* device */
     double mean_row;            /* nnz / nrows, for kernels that size work by it */
+    /* every value exactly 1: 1, not: -1, not known yet: 0 (a zeroed struct); set by the
+     * matrix's upload, else found once by spira__rows_dev_values_one (rows_gpu.cuh) */
+    int8_t values_one;
 } spira__csr_dev;
 /* *d = a device copy of A of its own, outside any format (NULL on failure, nothing left). */
 spira_status spira__cuda_csr_upload(spira_context ctx, const spira__csr *A, spira__csr_dev **d);
