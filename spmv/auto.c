@@ -7,6 +7,7 @@
 #include "auto.h"
 #include "cost.h"
 #include "cusparse_row.h"
+#include "sell.h"
 #include "cuda/gateway.h"
 
 #include <limits.h>
@@ -66,22 +67,24 @@ spira_status spira__row_stats_of(spira_context ctx, const spira__csr *A, spira__
      * many diagonals, so a row longer than the limit makes it certain at once */
     const int64_t span = (int64_t)A->nrows + A->ncols - 1;
     const double limit = dia_limit(A);
-    if (span > SPIRA__AUTO_DIAGONALS_COUNTED || max_row > limit) {
-        stats_finish(A, max_row, sum_sq, -1, s);
-        return SPIRA_OK;
+    int64_t ndiag = -1;
+    if (span <= SPIRA__AUTO_DIAGONALS_COUNTED && max_row <= limit) {
+        uint8_t *seen = NULL;
+        SPIRA__TRY(spira__alloc(ctx, (void **)&seen, (size_t)(span + 7) / 8, 1,
+                                "auto: diagonal bitmap"));
+        memset(seen, 0, (size_t)(span + 7) / 8);
+        ndiag = 0;
+        for (int32_t i = 0; i < A->nrows && ndiag <= limit; i++)
+            for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+                const int64_t d = (int64_t)A->col_idx[k] - i + A->nrows - 1;
+                if (!(seen[d >> 3] & (1u << (d & 7))))
+                    seen[d >> 3] |= (uint8_t)(1u << (d & 7)), ndiag++;
+            }
+        spira__free(seen);
     }
-    uint8_t *seen = NULL;
-    SPIRA__TRY(spira__alloc(ctx, (void **)&seen, (size_t)(span + 7) / 8, 1, "auto: diagonal bitmap"));
-    memset(seen, 0, (size_t)(span + 7) / 8);
-    int64_t ndiag = 0;
-    for (int32_t i = 0; i < A->nrows && ndiag <= limit; i++)
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            const int64_t d = (int64_t)A->col_idx[k] - i + A->nrows - 1;
-            if (!(seen[d >> 3] & (1u << (d & 7)))) seen[d >> 3] |= (uint8_t)(1u << (d & 7)), ndiag++;
-        }
-    spira__free(seen);
     stats_finish(A, max_row, sum_sq, ndiag, s);
-    return SPIRA_OK;
+    return s->ones && s->cv > SPIRA__AUTO_UNEVEN ? spira__sell_hubs_of(ctx, A, &s->hubs)
+                                                 : SPIRA_OK;
 }
 
 spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
@@ -96,7 +99,9 @@ spira_status spira__row_stats_dev(spira_context ctx, const spira__csr *A,
     int64_t sum_sq, ndiag;
     SPIRA__TRY(counts(ctx, dA, diagonals, dia_limit(A), &max_row, &sum_sq, &s->ones, &ndiag));
     stats_finish(A, max_row, sum_sq, ndiag, s);
-    return SPIRA_OK;
+    spira_status (*const hubs)(spira_context, const spira__csr_dev *, int32_t *) =
+        SPIRA__GPU(spira__sell_dev_hubs_of);
+    return s->ones && s->cv > SPIRA__AUTO_UNEVEN && hubs ? hubs(ctx, dA, &s->hubs) : SPIRA_OK;
 }
 
 /* The formats the cost model weighs on the CUDA backend (csr-scalar only when named: its

@@ -33,7 +33,13 @@ typedef struct {
                        * and this is > SPIRA__AUTO_DIA_FILL, once that is certain (infinite
                        * when the longest row alone makes it certain) */
     int32_t ones;     /* every value exactly 1: sell stores none (sell.h) */
+    int32_t hubs;     /* sell would gather hub columns (sell.h); counted only for a pattern
+                       * of uneven rows (ones, cv > SPIRA__AUTO_UNEVEN), the one kind the
+                       * cost model prices them in (cost.c), else 0 */
 } spira__row_stats;
+
+/* rows whose lengths' cv is beyond this are uneven (cost.h's uneven rates) */
+#define SPIRA__AUTO_UNEVEN 0.5
 
 /* dia when its slots per nonzero are at most this (a 2-D/3-D stencil: 1.0) */
 #define SPIRA__AUTO_DIA_FILL 1.5

@@ -48,11 +48,12 @@
  * gathers of x, not the bytes, set the time, so the value bytes it leaves out save far less
  * than their share. H200, R-MAT 2^20 (a pattern): 0.1162 ms back to back against 0.1304
  * with the values (bench/results/2026-11-28-session28, call 4), 830 GB/s over the bytes
- * below after the launch. Even rows are priced at the table's rate (not measured). With
- * hub columns and session 29's longer chunks the same graph takes 0.0838 ms, about 1,100
- * GB/s over these bytes (bench/results/2026-11-29-session29, call 8); the row statistics do
- * not see hubs, so the rate stays the one a pattern without them reaches. */
+ * below after the launch; with hubs=0 and session 29's kernel 0.1134-0.1154, 800 GB/s
+ * (bench/results/2026-11-29-session29, call 6). Even rows are priced at the table's rate
+ * (not measured). With its hub columns gathered (sell.h; the statistics say whether sell
+ * would) the same graph takes 0.0836-0.0839 ms, 1,125 GB/s (call 8): SELL_HUBS_UNEVEN_GBS. */
 #define SELL_UNIT_UNEVEN_GBS 830
+#define SELL_HUBS_UNEVEN_GBS 1100
 
 /* How a format's plan is set up on the CUDA backend: it borrows the device CSR (the CSR
  * family), converts on the GPU from it (format_gpu.build), or converts on the host and
@@ -141,8 +142,10 @@ int spira__cost_predict(const spira__row_stats *s, const char *format, size_t va
         bytes = slots * ((s->ones ? 0 : v) + 4) +
                 4.0 * ((double)s->nrows + s->nrows / 32.0); /* perm, slices */
     }
-    double gbs = s->cv > 0.5 ? r->uneven_gbs : r->gbs;
-    if (s->ones && s->cv > 0.5 && !strcmp(format, "sell")) gbs = SELL_UNIT_UNEVEN_GBS;
+    const int uneven = s->cv > SPIRA__AUTO_UNEVEN;
+    double gbs = uneven ? r->uneven_gbs : r->gbs;
+    if (s->ones && uneven && !strcmp(format, "sell"))
+        gbs = s->hubs ? SELL_HUBS_UNEVEN_GBS : SELL_UNIT_UNEVEN_GBS;
     const double stream = r->launch_ms + (bytes + v * ((double)s->nrows + s->ncols)) / (gbs * 1e6);
     const double steps = (double)s->max_row / spira__csr_vector_lanes(s->mean);
     const double wait = r->row_wait ? r->launch_ms + steps * ROW_STEP_MS : 0;

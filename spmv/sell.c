@@ -113,19 +113,42 @@ int spira__sell_hubs_used(int64_t nhubs, int64_t hub_entries, int64_t nnz, int32
 
 /* The hub columns of A (sell.h) into S->hubs and S->nhubs, and *map (ncols: a hub's rank,
  * -1 for another column) for the fill; none (S->nhubs 0, *map NULL) when not used. */
+/* *count = A's entries a column (ncols, allocated: the caller frees it), and the hub
+ * columns' number and entries (those of at least min entries). */
+static spira_status hub_totals(spira_context ctx, const spira__csr *A, int64_t min,
+                               int32_t **count, int64_t *nhubs, int64_t *entries)
+{
+    SPIRA__TRY(spira__alloc(ctx, (void **)count, (size_t)A->ncols, sizeof **count,
+                            "SELL column counts"));
+    memset(*count, 0, (size_t)A->ncols * sizeof **count);
+    for (int32_t k = 0; k < A->nnz; k++) (*count)[A->col_idx[k]]++;
+    *nhubs = *entries = 0;
+    for (int32_t c = 0; c < A->ncols; c++)
+        if ((*count)[c] >= min) ++*nhubs, *entries += (*count)[c];
+    return SPIRA_OK;
+}
+
+spira_status spira__sell_hubs_of(spira_context ctx, const spira__csr *A, int32_t *used)
+{
+    *used = 0;
+    if (A->nnz == 0) return SPIRA_OK;
+    int32_t *count = NULL;
+    int64_t nhubs, entries;
+    SPIRA__TRY(hub_totals(ctx, A, spira__sell_hub_min(A->ncols, A->nnz), &count, &nhubs,
+                          &entries));
+    spira__free(count);
+    *used = spira__sell_hubs_used(nhubs, entries, A->nnz, A->ncols);
+    return SPIRA_OK;
+}
+
 static spira_status sell_hubs(spira_context ctx, const spira__csr *A, spira__sell *S,
                               int32_t **map)
 {
     *map = NULL;
     int32_t *count = NULL;
-    SPIRA__TRY(spira__alloc(ctx, (void **)&count, (size_t)A->ncols, sizeof *count,
-                            "SELL column counts"));
-    memset(count, 0, (size_t)A->ncols * sizeof *count);
-    for (int32_t k = 0; k < A->nnz; k++) count[A->col_idx[k]]++;
     const int64_t min = spira__sell_hub_min(A->ncols, A->nnz);
-    int64_t nhubs = 0, entries = 0;
-    for (int32_t c = 0; c < A->ncols; c++)
-        if (count[c] >= min) nhubs++, entries += count[c];
+    int64_t nhubs, entries;
+    SPIRA__TRY(hub_totals(ctx, A, min, &count, &nhubs, &entries));
     uint64_t *keys = NULL;
     spira_status s = SPIRA_OK;
     if (spira__sell_hubs_used(nhubs, entries, A->nnz, A->ncols)) {

@@ -89,6 +89,12 @@ spira_status spira__sell_opts(spira_context ctx, const char *opts, int32_t nrows
 int64_t spira__sell_hub_min(int32_t ncols, int64_t nnz);
 /* Whether nhubs hub columns holding hub_entries of nnz entries are renumbered. */
 int spira__sell_hubs_used(int64_t nhubs, int64_t hub_entries, int64_t nnz, int32_t ncols);
+/* *used = whether sell would renumber hub columns of A (one count over A's columns): auto's
+ * statistics ask, since a pattern with hubs multiplies faster (cost.c). From the host CSR,
+ * or from the device CSR dA (sell_gpu.cu; built without CUDA: absent, SPIRA__GPU). */
+spira_status spira__sell_hubs_of(spira_context ctx, const spira__csr *A, int32_t *used);
+spira_status spira__sell_dev_hubs_of(spira_context ctx, const struct spira__csr_dev *dA,
+                                     int32_t *used);
 /* The refusal when the first sl + 1 of nslices slices hold slots > INT32_MAX slots, or (sl =
  * nslices) the slots and the long rows' entries do. */
 spira_status spira__sell_refuse(spira_context ctx, int32_t sl, int32_t nslices, int64_t slots);

@@ -901,11 +901,33 @@ spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira_
     return r;
 }
 
+/* The columns' counts of dA into scratch *s (freed by the caller, on every path; count =
+ * its first ncols ints) and the hub columns' totals *h (sell.h's rule: entries of at least
+ * min): atomics, then the sums and one wait. */
+spira_status hub_totals(spira_context ctx, const spira__csr_dev *dA, long long min, void **s,
+                        hub_sums *h)
+{
+    cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
+    *h = hub_sums{0, 0, 0};
+    const size_t cb = spira_sort::aligned((size_t)dA->ncols * sizeof(int));
+    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, s, cb + sizeof(hub_sums),
+                                          "SELL column counts (scratch)"));
+    int *count = (int *)*s;
+    hub_sums *sums = (hub_sums *)((char *)*s + cb);
+    SPIRA__CUDA(ctx, cudaMemsetAsync(*s, 0, cb + sizeof(hub_sums), st));
+    hub_count_kernel<<<spira__stride_blocks(dA->nnz, kSellBlock), kSellBlock, 0, st>>>(
+        dA->nnz, dA->col_idx, count);
+    hub_sum_kernel<<<spira__blocks(dA->ncols, kSellBlock), kSellBlock, 0, st>>>(dA->ncols, count,
+                                                                              min, sums);
+    SPIRA__LAUNCHED(ctx);
+    return spira__cuda_download(ctx, h, sums, sizeof *h);
+}
+
 /* The hub columns of dA (sell.h), as the host's sell_hubs finds them: d->hubs (in the
  * handle dev) and d->nhubs, and *map (ncols: a hub's rank, -1 for another column) for the
  * fill, in scratch *block that the caller frees; none (d->nhubs 0, both NULL) when not
- * used. The columns' counts (atomics), their sums (one wait), and if used a stable radix
- * sort of the columns by decreasing count. */
+ * used. The columns' counts and totals (hub_totals), and if used a stable radix sort of the
+ * columns by decreasing count. */
 spira_status hub_plan(spira_context ctx, const spira__csr_dev *dA, spira__sell *d, void *dev,
                       void **block, const int **map)
 {
@@ -913,22 +935,10 @@ spira_status hub_plan(spira_context ctx, const spira__csr_dev *dA, spira__sell *
     *block = NULL, *map = NULL;
     const size_t cb = spira_sort::aligned((size_t)d->ncols * sizeof(int));
     void *s = NULL; /* the counts, then the sums */
-    SPIRA__TRY(spira__cuda_scratch_malloc(ctx, &s, cb + sizeof(hub_sums),
-                                          "SELL column counts (scratch)"));
-    int *count = (int *)s;
-    hub_sums *sums = (hub_sums *)((char *)s + cb);
     const long long min = spira__sell_hub_min(d->ncols, d->nnz);
-    spira_status r = spira__cuda_status(ctx, cudaMemsetAsync(s, 0, cb + sizeof(hub_sums), st),
-                                        "cudaMemsetAsync", __FILE__, __LINE__);
-    if (r == SPIRA_OK) {
-        hub_count_kernel<<<spira__stride_blocks(dA->nnz, kSellBlock), kSellBlock, 0, st>>>(
-            dA->nnz, dA->col_idx, count);
-        hub_sum_kernel<<<spira__blocks(d->ncols, kSellBlock), kSellBlock, 0, st>>>(d->ncols, count,
-                                                                                 min, sums);
-        r = spira__cuda_status(ctx, cudaGetLastError(), "hub_sum_kernel", __FILE__, __LINE__);
-    }
-    hub_sums h = {0, 0, 0};
-    if (r == SPIRA_OK) r = spira__cuda_download(ctx, &h, sums, sizeof h);
+    hub_sums h;
+    spira_status r = hub_totals(ctx, dA, min, &s, &h);
+    int *count = (int *)s;
     if (r != SPIRA_OK || !spira__sell_hubs_used(h.nhubs, (int64_t)h.entries, d->nnz, d->ncols)) {
         spira__cuda_scratch_free(ctx, s);
         return r;
@@ -1104,6 +1114,20 @@ static spira_status sell_dev_apply(spira_context ctx, void *dev, double alpha, c
 SPIRA__MODULE_SORT_WARM(sell, window_key, (const void *)width_kernel,
                         (const void *)sell_fill_kernel<double>,
                         (const void *)sell_fill_kernel<float>)
+
+extern "C" spira_status spira__sell_dev_hubs_of(spira_context ctx, const spira__csr_dev *dA,
+                                                int32_t *used)
+{
+    *used = 0;
+    if (dA->nnz == 0) return SPIRA_OK;
+    void *s = NULL;
+    hub_sums h;
+    const spira_status r =
+        hub_totals(ctx, dA, spira__sell_hub_min(dA->ncols, dA->nnz), &s, &h);
+    spira__cuda_scratch_free(ctx, s);
+    *used = r == SPIRA_OK && spira__sell_hubs_used(h.nhubs, (int64_t)h.entries, dA->nnz, dA->ncols);
+    return r;
+}
 
 extern "C" const spira__format_gpu spira__sell_gpu = {
     .handle = sizeof(sell_dev),

@@ -159,10 +159,11 @@ static int dia_layouts_match(spira_matrix Ad, spira_matrix Ah, const char *opts,
 }
 
 /* auto's statistics of Ad (on tu_dev_ctx) counted on the GPU against the host's: every field
- * the same double, except dia_fill beyond SPIRA__AUTO_DIA_FILL, where the host stops
- * counting; the GPU's is then the exact count, checked here against a count of our own, or
- * infinite on both where a row is longer than the diagonals DIA may have (none counted). */
-static void stats_match(spira_matrix Ad, const char *label)
+ * the same double (ones and hubs the same flags), except dia_fill beyond
+ * SPIRA__AUTO_DIA_FILL, where the host stops counting; the GPU's is then the exact count,
+ * checked here against a count of our own, or infinite on both where a row is longer than
+ * the diagonals DIA may have (none counted). Returns the hubs flag. */
+static int stats_match(spira_matrix Ad, const char *label)
 {
     const spira__csr *A = &Ad->csr;
     const spira__csr_dev *dA = NULL;
@@ -179,6 +180,8 @@ static void stats_match(spira_matrix Ad, const char *label)
                   "%s: GPU max_row %d mean %.17g cv %.17g ell_fill %.17g; host %d %.17g %.17g "
                   "%.17g", label, g.max_row, g.mean, g.cv, g.ell_fill, h.max_row, h.mean, h.cv,
                   h.ell_fill);
+    ck_assert_msg(g.ones == h.ones && g.hubs == h.hubs, "%s: GPU ones %d hubs %d, host %d %d",
+                  label, g.ones, g.hubs, h.ones, h.hubs);
     /* the occupied diagonals, counted here in full */
     const int64_t span = (int64_t)A->nrows + A->ncols - 1;
     double exact = INFINITY;
@@ -203,7 +206,21 @@ static void stats_match(spira_matrix Ad, const char *label)
     else
         ck_assert_msg(g.dia_fill > SPIRA__AUTO_DIA_FILL, "%s: dia_fill GPU %.17g, host %.17g "
                       "(beyond the limit)", label, g.dia_fill, h.dia_fill);
+    return g.hubs;
 }
+
+/* _i: tu_hub_matrix with values all 1 or random, double or float: the statistics agree, and
+ * say hubs for the pattern alone (a matrix with values is not asked: cost.c prices hubs
+ * only where sell stores no values) */
+START_TEST(gpu_device_stats_hubs)
+{
+    const int ones = _i % 2;
+    const spira_dtype t = _i < 2 ? SPIRA_R64 : SPIRA_R32;
+    spira_matrix Ad = tu_hub_matrix(tu_dev_ctx, 100000, t, ones, tu_seed());
+    ck_assert_int_eq(stats_match(Ad, ones ? "hub pattern" : "hub columns, values"), ones);
+    spira_matrix_destroy(Ad);
+}
+END_TEST
 
 /* The scaled transpose (PageRank's P^T) made on the GPU against the host's, with row scales
  * (some 0, as a dangling row's) and without: the GPU's is a matrix whose CSR is on the
@@ -397,6 +414,7 @@ TCase *tu_gpu_device_convert_tcase(void)
     tcase_add_loop_test(tc, gpu_device_convert_shapes, 0, tu_nshapes);
     tcase_add_loop_test(tc, gpu_device_convert_bundled, 0, tu_nbundled);
     tcase_add_loop_test(tc, gpu_device_convert_stencils, 0, 4);
+    tcase_add_loop_test(tc, gpu_device_stats_hubs, 0, 4);
     tcase_add_test(tc, gpu_row_stats_wide);
     tcase_add_loop_test(tc, gpu_pagerank_transition, 0, 2);
     return tc;

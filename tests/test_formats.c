@@ -856,6 +856,13 @@ START_TEST(auto_rule_by_numbers)
     ck_assert(c.multiply_ms > 0.10 && c.multiply_ms < 0.13);
     ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 1000, 0, 0, why, sizeof why), "sell");
     ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 0, why, sizeof why), "cusparse");
+    /* with its hub columns gathered (sell.h): 0.084-0.092 ms on the H200, 1.45-1.50x
+     * cuSPARSE's CSR; paid back from about 35 multiplies (90 now), not over 10 */
+    g.hubs = 1;
+    ck_assert_int_eq(spira__cost_predict(&g, "sell", 8, &c), 0);
+    ck_assert(c.multiply_ms > 0.08 && c.multiply_ms < 0.095);
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 0, why, sizeof why), "sell");
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 10, 0, 0, why, sizeof why), "cusparse");
 }
 END_TEST
 
@@ -1328,7 +1335,8 @@ START_TEST(sell_unit_values)
 END_TEST
 
 /* Hub columns (sell.h) on tu_hub_matrix, values random and all 1, float and double: the
- * 5,000 hubs found and renumbered ncols + their rank, by decreasing count, ties by column;
+ * 5,000 hubs found and renumbered ncols + their rank, by decreasing count, ties by column
+ * (and auto's statistics say so for the pattern);
  * the multiply the bits of the layout that keeps the columns' numbers (hubs=0) and the CSR
  * reference's; hubs=2 refused. */
 START_TEST(sell_hub_columns)
@@ -1343,6 +1351,10 @@ START_TEST(sell_hub_columns)
         spira__sell *S = convert(ctx, A, "sell", NULL, SPIRA_OK), *V = convert(ctx, A, "sell", "hubs=0", SPIRA_OK);
         ck_assert_int_eq(S->nhubs, 5000);
         ck_assert_int_eq(V->nhubs, 0);
+        spira__row_stats rs; /* auto asks about hubs for a pattern of uneven rows alone */
+        ck_assert_int_eq(spira__row_stats_of(ctx, csr, &rs), SPIRA_OK);
+        ck_assert(rs.cv > SPIRA__AUTO_UNEVEN);
+        ck_assert_int_eq(rs.hubs, v >= 2);
         ck_assert(S->unit == (v >= 2));
         ck_assert_msg(strstr(S->stats, "; 5000 hub columns gathered first"), "%s", S->stats);
         int32_t *count = calloc((size_t)csr->ncols, sizeof *count);
