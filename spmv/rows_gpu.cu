@@ -93,7 +93,6 @@ __global__ void __launch_bounds__(kBlock)
     if (__syncthreads_or(other) && threadIdx.x == 0) *flag = 1;
 }
 
-
 } // namespace
 
 spira_status spira__rows_dev_values_one(spira_context ctx, const spira__csr_dev *dA,

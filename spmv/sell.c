@@ -111,8 +111,6 @@ int spira__sell_hubs_used(int64_t nhubs, int64_t hub_entries, int64_t nnz, int32
            nhubs <= (int64_t)INT32_MAX - ncols; /* ncols + k stays an int32 */
 }
 
-/* The hub columns of A (sell.h) into S->hubs and S->nhubs, and *map (ncols: a hub's rank,
- * -1 for another column) for the fill; none (S->nhubs 0, *map NULL) when not used. */
 /* *count = A's entries a column (ncols, allocated: the caller frees it), and the hub
  * columns' number and entries (those of at least min entries). */
 static spira_status hub_totals(spira_context ctx, const spira__csr *A, int64_t min,
@@ -141,6 +139,8 @@ spira_status spira__sell_hubs_of(spira_context ctx, const spira__csr *A, int32_t
     return SPIRA_OK;
 }
 
+/* The hub columns of A (sell.h) into S->hubs and S->nhubs, and *map (ncols: a hub's rank,
+ * -1 for another column) for the fill; none (S->nhubs 0, *map NULL) when not used. */
 static spira_status sell_hubs(spira_context ctx, const spira__csr *A, spira__sell *S,
                               int32_t **map)
 {

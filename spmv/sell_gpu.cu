@@ -1125,7 +1125,8 @@ extern "C" spira_status spira__sell_dev_hubs_of(spira_context ctx, const spira__
     const spira_status r =
         hub_totals(ctx, dA, spira__sell_hub_min(dA->ncols, dA->nnz), &s, &h);
     spira__cuda_scratch_free(ctx, s);
-    *used = r == SPIRA_OK && spira__sell_hubs_used(h.nhubs, (int64_t)h.entries, dA->nnz, dA->ncols);
+    *used = r == SPIRA_OK &&
+            spira__sell_hubs_used(h.nhubs, (int64_t)h.entries, dA->nnz, dA->ncols);
     return r;
 }
 
