@@ -139,6 +139,13 @@ spira_status spira__sell_hubs_of(spira_context ctx, const spira__csr *A, int32_t
     return SPIRA_OK;
 }
 
+/* Column c as the layout stores it: a hub's ncols + its rank (map: NULL without hubs), else
+ * c; sell_gpu.cu's hub_col on the device. */
+static int32_t stored_col(const int32_t *map, int32_t ncols, int32_t c)
+{
+    return map && map[c] >= 0 ? ncols + map[c] : c;
+}
+
 /* The hub columns of A (sell.h) into S->hubs and S->nhubs, and *map (ncols: a hub's rank,
  * -1 for another column) for the fill; none (S->nhubs 0, *map NULL) when not used. */
 static spira_status sell_hubs(spira_context ctx, const spira__csr *A, spira__sell *S,
@@ -309,7 +316,6 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
         sell_destroy(S);
         return s;
     }
-    const int32_t n = A->ncols;
     char *vals = (char *)S->vals; /* NULL when unit: the columns only */
     memset(S->cols, 0xff, (size_t)slots * sizeof(int32_t)); /* all -1: padding unless filled */
     if (vals) memset(vals, 0, (size_t)slots * es);          /* 0.0 in both precisions */
@@ -317,18 +323,15 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
         int32_t i = S->perm[r], b = A->row_ptr[i], len = A->row_ptr[i + 1] - b;
         size_t at = (size_t)S->slice_ptr[r / C] + (size_t)(r % C);
         for (int32_t k = 0; k < len; k++, at += C) {
-            const int32_t c = A->col_idx[b + k];
-            S->cols[at] = map && map[c] >= 0 ? n + map[c] : c;
+            S->cols[at] = stored_col(map, A->ncols, A->col_idx[b + k]);
             if (vals) memcpy(vals + at * es, (const char *)A->val + (size_t)(b + k) * es, es);
         }
     }
     for (int32_t j = 0; j < S->nlong; j++) {
         const int32_t i = S->perm[sliced + j], b = A->row_ptr[i];
         const size_t at = (size_t)S->long_ptr[j], len = (size_t)(A->row_ptr[i + 1] - b);
-        for (size_t k = 0; k < len; k++) {
-            const int32_t c = A->col_idx[b + k];
-            S->cols[at + k] = map && map[c] >= 0 ? n + map[c] : c;
-        }
+        for (size_t k = 0; k < len; k++)
+            S->cols[at + k] = stored_col(map, A->ncols, A->col_idx[b + k]);
         if (vals) memcpy(vals + at * es, (const char *)A->val + (size_t)b * es, len * es);
     }
     int32_t longest = 0;
