@@ -111,6 +111,12 @@ int spira__sell_hubs_used(int64_t nhubs, int64_t hub_entries, int64_t nnz, int32
            nhubs <= (int64_t)INT32_MAX - ncols; /* ncols + k stays an int32 */
 }
 
+int spira__sell_hubs_possible(int32_t ncols, int64_t nnz)
+{
+    return nnz > 0 && ncols >= SPIRA__SELL_HUBS_MIN &&
+           SPIRA__SELL_HUBS_MIN * spira__sell_hub_min(ncols, nnz) <= nnz;
+}
+
 /* *count = A's entries a column (ncols, allocated: the caller frees it), and the hub
  * columns' number and entries (those of at least min entries). */
 static spira_status hub_totals(spira_context ctx, const spira__csr *A, int64_t min,
@@ -129,7 +135,7 @@ static spira_status hub_totals(spira_context ctx, const spira__csr *A, int64_t m
 spira_status spira__sell_hubs_of(spira_context ctx, const spira__csr *A, int32_t *used)
 {
     *used = 0;
-    if (A->nnz == 0) return SPIRA_OK;
+    if (!spira__sell_hubs_possible(A->ncols, A->nnz)) return SPIRA_OK;
     int32_t *count = NULL;
     int64_t nhubs, entries;
     SPIRA__TRY(hub_totals(ctx, A, spira__sell_hub_min(A->ncols, A->nnz), &count, &nhubs,
@@ -152,6 +158,7 @@ static spira_status sell_hubs(spira_context ctx, const spira__csr *A, spira__sel
                               int32_t **map)
 {
     *map = NULL;
+    if (!spira__sell_hubs_possible(A->ncols, A->nnz)) return SPIRA_OK;
     int32_t *count = NULL;
     const int64_t min = spira__sell_hub_min(A->ncols, A->nnz);
     int64_t nhubs, entries;
@@ -311,7 +318,7 @@ static spira_status sell_convert(spira_context ctx, const spira__csr *A, const c
     if (s == SPIRA_OK && !S->unit)
         s = spira__alloc(ctx, &S->vals, (size_t)entries, es, "SELL values");
     int32_t *map = NULL; /* a hub's rank by column, when hubs are renumbered */
-    if (s == SPIRA_OK && hubs_ok && A->nnz > 0) s = sell_hubs(ctx, A, S, &map);
+    if (s == SPIRA_OK && hubs_ok) s = sell_hubs(ctx, A, S, &map);
     if (s != SPIRA_OK) {
         sell_destroy(S);
         return s;

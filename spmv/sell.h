@@ -35,7 +35,8 @@
  * are 52,675 columns with about 77% of the entries: with unit values sell took 0.105 ms
  * back to back against 0.116 without hubs and cuSPARSE's 0.126, gather included (H200,
  * bench/results/2026-11-28-session28, call 8; the columns renumbered in the file, without
- * the gather, 0.100: call 3). Option hubs=0 keeps every column's number.
+ * the gather, 0.100: call 3), and 0.084 once the long rows' chunks grew to 3,072 entries
+ * with hubs (2026-11-29-session29, calls 7-8). Option hubs=0 keeps every column's number.
  */
 #ifndef SPIRA_SPMV_SELL_H
 #define SPIRA_SPMV_SELL_H
@@ -89,6 +90,10 @@ spira_status spira__sell_opts(spira_context ctx, const char *opts, int32_t nrows
 int64_t spira__sell_hub_min(int32_t ncols, int64_t nnz);
 /* Whether nhubs hub columns holding hub_entries of nnz entries are renumbered. */
 int spira__sell_hubs_used(int64_t nhubs, int64_t hub_entries, int64_t nnz, int32_t ncols);
+/* Whether a matrix of ncols columns and nnz entries could have hubs that are used at all
+ * (SPIRA__SELL_HUBS_MIN columns of spira__sell_hub_min entries each fit in nnz: so never
+ * with fewer than 4 x 4,096 columns); when not, nobody counts the columns. */
+int spira__sell_hubs_possible(int32_t ncols, int64_t nnz);
 /* *used = whether sell would renumber hub columns of A (one count over A's columns): auto's
  * statistics ask, since a pattern with hubs multiplies faster (cost.c). From the host CSR,
  * or from the device CSR dA (sell_gpu.cu; built without CUDA: absent, SPIRA__GPU). */

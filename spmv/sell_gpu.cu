@@ -903,7 +903,7 @@ spira_status sell_build_rows(spira_context ctx, const spira__csr_dev *dA, spira_
 
 /* The columns' counts of dA into scratch *s (freed by the caller, on every path; count =
  * its first ncols ints) and the hub columns' totals *h (sell.h's rule: entries of at least
- * min): atomics, then the sums and one wait. */
+ * min): atomics, then the sums and one wait; whether they are used is kept in dA->hubs. */
 spira_status hub_totals(spira_context ctx, const spira__csr_dev *dA, long long min, void **s,
                         hub_sums *h)
 {
@@ -920,7 +920,18 @@ spira_status hub_totals(spira_context ctx, const spira__csr_dev *dA, long long m
     hub_sum_kernel<<<spira__blocks(dA->ncols, kSellBlock), kSellBlock, 0, st>>>(dA->ncols, count,
                                                                               min, sums);
     SPIRA__LAUNCHED(ctx);
-    return spira__cuda_download(ctx, h, sums, sizeof *h);
+    SPIRA__TRY(spira__cuda_download(ctx, h, sums, sizeof *h));
+    /* the device CSR is const to its readers; this cache, like values_one, is a field they
+     * set (atomic: a plan may be built on a worker thread beside another) */
+    const int used = spira__sell_hubs_used(h->nhubs, (int64_t)h->entries, dA->nnz, dA->ncols);
+    __atomic_store_n(&((spira__csr_dev *)dA)->hubs, (int8_t)(used ? 1 : -1), __ATOMIC_RELAXED);
+    return SPIRA_OK;
+}
+
+/* dA->hubs: 1 hubs used, -1 not, 0 not counted yet */
+static int8_t known_hubs(const spira__csr_dev *dA)
+{
+    return __atomic_load_n(&dA->hubs, __ATOMIC_RELAXED);
 }
 
 /* The hub columns of dA (sell.h), as the host's sell_hubs finds them: d->hubs (in the
@@ -933,13 +944,14 @@ spira_status hub_plan(spira_context ctx, const spira__csr_dev *dA, spira__sell *
 {
     cudaStream_t st = (cudaStream_t)spira__cuda_stream(ctx);
     *block = NULL, *map = NULL;
+    if (!spira__sell_hubs_possible(d->ncols, d->nnz) || known_hubs(dA) < 0) return SPIRA_OK;
     const size_t cb = spira_sort::aligned((size_t)d->ncols * sizeof(int));
     void *s = NULL; /* the counts, then the sums */
     const long long min = spira__sell_hub_min(d->ncols, d->nnz);
     hub_sums h;
     spira_status r = hub_totals(ctx, dA, min, &s, &h);
     int *count = (int *)s;
-    if (r != SPIRA_OK || !spira__sell_hubs_used(h.nhubs, (int64_t)h.entries, d->nnz, d->ncols)) {
+    if (r != SPIRA_OK || known_hubs(dA) < 0) {
         spira__cuda_scratch_free(ctx, s);
         return r;
     }
@@ -1040,7 +1052,7 @@ static spira_status sell_dev_build(spira_context ctx, const spira__csr *A,
     int64_t entries = 0;
     void *block = NULL; /* scratch holding map, the hubs' ranks by column, for the fill */
     const int *map = NULL;
-    if (hubs_ok && d->nnz > 0) SPIRA__TRY(hub_plan(ctx, dA, d, dev, &block, &map));
+    if (hubs_ok) SPIRA__TRY(hub_plan(ctx, dA, d, dev, &block, &map));
     const spira_status built = sell_build_rows(ctx, dA, d, dev, K, long_entries, map, &entries);
     spira__cuda_scratch_free(ctx, block); /* in stream order: after the fill */
     SPIRA__TRY(built);
@@ -1119,15 +1131,17 @@ extern "C" spira_status spira__sell_dev_hubs_of(spira_context ctx, const spira__
                                                 int32_t *used)
 {
     *used = 0;
-    if (dA->nnz == 0) return SPIRA_OK;
-    void *s = NULL;
-    hub_sums h;
-    const spira_status r =
-        hub_totals(ctx, dA, spira__sell_hub_min(dA->ncols, dA->nnz), &s, &h);
-    spira__cuda_scratch_free(ctx, s);
-    *used = r == SPIRA_OK &&
-            spira__sell_hubs_used(h.nhubs, (int64_t)h.entries, dA->nnz, dA->ncols);
-    return r;
+    if (!spira__sell_hubs_possible(dA->ncols, dA->nnz)) return SPIRA_OK;
+    if (!known_hubs(dA)) {
+        void *s = NULL;
+        hub_sums h;
+        const spira_status r =
+            hub_totals(ctx, dA, spira__sell_hub_min(dA->ncols, dA->nnz), &s, &h);
+        spira__cuda_scratch_free(ctx, s);
+        SPIRA__TRY(r);
+    }
+    *used = known_hubs(dA) > 0;
+    return SPIRA_OK;
 }
 
 extern "C" const spira__format_gpu spira__sell_gpu = {

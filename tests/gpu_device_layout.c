@@ -11,6 +11,7 @@
  */
 #include "testutil.h"
 #include "spmv.h"
+#include "auto.h"
 #include "cmrs.h"
 #include "hyb.h"
 #include "hyb_gpu.cuh"
@@ -234,8 +235,34 @@ START_TEST(gpu_device_layout_bundled)
 }
 END_TEST
 
+/* auto's statistics of Ad on the GPU (which for a pattern of uneven rows keep in the device
+ * CSR whether sell would gather hubs: want 1 or -1, 0 where not asked), then sell's default
+ * layout built again after them, as on the host. */
+static void sell_after_stats(spira_matrix Ad, spira_matrix Ah, int8_t want, const char *what)
+{
+    const spira__csr_dev *dA = NULL;
+    ck_assert_int_eq(spira__matrix_csr_dev(Ad, &dA, NULL), SPIRA_OK);
+    spira__row_stats rs;
+    ck_assert_int_eq(spira__row_stats_dev(tu_dev_ctx, &Ad->csr, dA, &rs), SPIRA_OK);
+    ck_assert_msg(dA->hubs == want, "%s: the device CSR says hubs %d, wanted %d", what,
+                  dA->hubs, want);
+    ck_assert_int_eq(spira_matrix_set_format(Ad, "sell", NULL), SPIRA_OK);
+    ck_assert_int_eq(spira_matrix_drop_plan(Ad), SPIRA_OK); /* built again, with the flag */
+    ck_assert_int_eq(compare(Ad, Ah, "sell", NULL, what), 1);
+}
+
+/* the hub columns of the sell plan built on the GPU for Ad */
+static int32_t device_sell_hubs(spira_matrix Ad)
+{
+    spira__spmv_plan *p;
+    ck_assert_int_eq(spira__spmv_plan_get(Ad, &p), SPIRA_OK);
+    ck_assert(p->on_device && p->dev);
+    return ((const spira__sell *)p->dev)->nhubs;
+}
+
 /* Hub columns (tu_hub_matrix; _i: float or double, values random or all 1): sell's layout
- * with its hubs, without (hubs=0) and unsorted (sigma=1) built on the GPU as on the host */
+ * with its hubs, without (hubs=0) and unsorted (sigma=1) built on the GPU as on the host,
+ * and again after auto's statistics found them */
 START_TEST(gpu_device_layout_hubs)
 {
     const spira_dtype t = _i % 2 ? SPIRA_R32 : SPIRA_R64;
@@ -245,6 +272,37 @@ START_TEST(gpu_device_layout_hubs)
     ck_assert_int_eq(compare(Ad, Ah, "sell", NULL, "hubs"), 1);
     ck_assert_int_eq(compare(Ad, Ah, "sell", "hubs=0", "hubs"), 1);
     ck_assert_int_eq(compare(Ad, Ah, "sell", "sigma=1", "hubs"), 1);
+    sell_after_stats(Ad, Ah, 1, "hubs, after the statistics"); /* sell's count kept it */
+    ck_assert_int_eq(device_sell_hubs(Ad), 5000);
+    spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
+}
+END_TEST
+
+/* _i: float or double. A pattern of uneven rows (every tenth row 60 entries, the others 2)
+ * over 20,000 columns from a random start a row: hubs possible by the sizes (sell.h), none found. auto's
+ * statistics say so in the device CSR, and sell's build, which then skips its count, lays
+ * it out as the host does, without hubs. */
+START_TEST(gpu_device_layout_no_hubs)
+{
+    const spira_dtype t = _i ? SPIRA_R32 : SPIRA_R64;
+    enum { n = 20000 };
+    unsigned st = tu_seed() + 7u * (unsigned)_i;
+    const int64_t cap = (int64_t)n / 10 * 60 + (int64_t)n * 2;
+    int32_t *ri = malloc((size_t)cap * sizeof *ri), *ci = malloc((size_t)cap * sizeof *ci);
+    double *v = malloc((size_t)cap * sizeof *v);
+    ck_assert(ri && ci && v);
+    int32_t k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t c0 = (int32_t)tu_uniform(&st, 0, n); /* 337 is prime to n: distinct */
+        for (int32_t j = 0; j < (i % 10 ? 2 : 60); j++, k++)
+            ri[k] = i, ci[k] = (int32_t)((c0 + (int64_t)j * 337) % n), v[k] = 1;
+    }
+    ck_assert(spira__sell_hubs_possible(n, k));
+    spira_matrix Ad = tu_coo(tu_dev_ctx, n, k, ri, ci, v, t);
+    spira_matrix Ah = tu_coo(tu_host_ctx, n, k, ri, ci, v, t);
+    free(ri), free(ci), free(v);
+    sell_after_stats(Ad, Ah, -1, "uneven pattern without hubs");
+    ck_assert_int_eq(device_sell_hubs(Ad), 0);
     spira_matrix_destroy(Ad), spira_matrix_destroy(Ah);
 }
 END_TEST
@@ -300,5 +358,6 @@ TCase *tu_gpu_device_layout_tcase(void)
     tcase_add_loop_test(tc, gpu_device_layout_bundled, 0, tu_nbundled);
     tcase_add_loop_test(tc, gpu_device_layout_large, 0, 4);
     tcase_add_loop_test(tc, gpu_device_layout_hubs, 0, 4);
+    tcase_add_loop_test(tc, gpu_device_layout_no_hubs, 0, 2);
     return tc;
 }

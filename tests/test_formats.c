@@ -1394,6 +1394,57 @@ START_TEST(sell_hub_columns)
 }
 END_TEST
 
+/* spira__sell_hubs_possible, which spares the column count where hubs cannot be used: at its
+ * boundary (4,096 columns of 8 entries, every entry in one of them: 16,384 columns give a
+ * hub's minimum of 8, so hubs; 16,383 give 9, so none), and on skewed random columns it is
+ * never false where a count finds hubs used. */
+START_TEST(sell_hubs_possible_bound)
+{
+    spira_context ctx = tu_cpu();
+    enum { N = 4096 * 8 };
+    int32_t *ri = malloc(N * sizeof *ri), *ci = malloc(N * sizeof *ci);
+    ck_assert(ri && ci);
+    for (int32_t r = 0; r < N; r++) ri[r] = r, ci[r] = 4 * (r % 4096);
+    for (int32_t ncols = 16383; ncols <= 16384; ncols++) {
+        spira_matrix A;
+        ck_assert_int_eq(spira_matrix_from_coo(ctx, N, ncols, N, ri, ci, NULL, SPIRA_R64, &A),
+                         SPIRA_OK);
+        const int want = ncols == 16384;
+        ck_assert_int_eq(spira__sell_hubs_possible(ncols, N), want);
+        spira__sell *S = convert(ctx, A, "sell", NULL, SPIRA_OK);
+        ck_assert_int_eq(S->nhubs, want ? 4096 : 0);
+        release("sell", S);
+        spira_matrix_destroy(A);
+    }
+    free(ri);
+    free(ci);
+    unsigned st = tu_seed();
+    int used = 0; /* trials with hubs: the check below must meet some */
+    for (int trial = 0; trial < 200; trial++) {
+        /* 15 entries in 16 in the first `hot` columns: hubs from about 17,500 columns */
+        const int32_t ncols = 14000 + (int32_t)(rand_r(&st) % 26000);
+        const int32_t hot = 3500 + (int32_t)(rand_r(&st) % 6500);
+        const int64_t nnz = 1 + rand_r(&st) % 200000;
+        int32_t *count = calloc((size_t)ncols, sizeof *count);
+        ck_assert_ptr_nonnull(count);
+        for (int64_t k = 0; k < nnz; k++)
+            count[rand_r(&st) % 16 ? (int32_t)(rand_r(&st) % hot)
+                                   : (int32_t)(rand_r(&st) % ncols)]++;
+        const int64_t min = spira__sell_hub_min(ncols, nnz);
+        int64_t nhubs = 0, entries = 0;
+        for (int32_t c = 0; c < ncols; c++)
+            if (count[c] >= min) nhubs++, entries += count[c];
+        free(count);
+        if (!spira__sell_hubs_used(nhubs, entries, nnz, ncols)) continue;
+        used++;
+        ck_assert_msg(spira__sell_hubs_possible(ncols, nnz),
+                      "%d columns, %lld entries: %lld hubs used, said impossible", ncols,
+                      (long long)nnz, (long long)nhubs);
+    }
+    ck_assert_msg(used >= 20, "%d of 200 trials with hubs", used);
+}
+END_TEST
+
 /* 60 x 100 with empty rows (the first and last among them), rows of one and a row of 90:
  * the search's crossing of every diagonal is the walk's (a row end is taken before the
  * nonzero of its own index), and the multiply with every share from 1 to 32 steps a
@@ -1775,6 +1826,7 @@ Suite *suite_formats(void)
     tcase_add_test(tc, sell_long_rows);
     tcase_add_test(tc, sell_unit_values);
     tcase_add_test(tc, sell_hub_columns);
+    tcase_add_test(tc, sell_hubs_possible_bound);
     tcase_add_test(tc, merge_path_search);
     tcase_add_loop_test(tc, sell_merge_bundled, 0, tu_nbundled);
     tc = tcase(s, "every-format");

@@ -79,6 +79,10 @@ typedef struct spira__csr_dev {
     /* every value exactly 1: 1, not: -1, not known yet: 0 (a zeroed struct); set by the
      * matrix's upload, else found once by spira__rows_dev_values_one (rows_gpu.cuh) */
     int8_t values_one;
+    /* whether sell would gather hub columns (spmv/sell.h), the same three states: found by
+     * auto's statistics (spira__sell_dev_hubs_of), so sell's build skips its count when
+     * there are none */
+    int8_t hubs;
 } spira__csr_dev;
 /* *d = a device copy of A of its own, outside any format (NULL on failure, nothing left). */
 spira_status spira__cuda_csr_upload(spira_context ctx, const spira__csr *A, spira__csr_dev **d);
