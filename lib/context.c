@@ -74,6 +74,21 @@ static spira_status background_env(spira_context ctx)
                         env);
 }
 
+/* SPIRA_SPMV_GRAPHS (ctx->spmv_graphs): "0" launches every multiply directly; unset, empty
+ * or "1", a plan's repeated multiplies are launched from CUDA graphs (spmv/replay.h). */
+static spira_status spmv_graphs_env(spira_context ctx)
+{
+    const char *env = getenv("SPIRA_SPMV_GRAPHS");
+    ctx->spmv_graphs = 1;
+    if (!env || !*env || !strcmp(env, "1")) return SPIRA_OK;
+    if (!strcmp(env, "0")) {
+        ctx->spmv_graphs = 0;
+        return SPIRA_OK;
+    }
+    return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_SPMV_GRAPHS=\"%.64s\": want 0 or 1",
+                        env);
+}
+
 spira_status spira_context_create(spira_context *out, const spira_context_opts *opts)
 {
     if (!out) return SPIRA_ERR_INVALID_ARG;
@@ -92,6 +107,7 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     SPIRA__TRY(cg_graph_env(ctx));
     SPIRA__TRY(sanitize_env(ctx));
     SPIRA__TRY(background_env(ctx));
+    SPIRA__TRY(spmv_graphs_env(ctx));
     if (o.backend != SPIRA_BACKEND_AUTO && o.backend != SPIRA_BACKEND_CPU &&
         o.backend != SPIRA_BACKEND_CUDA)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown backend %d", (int)o.backend);

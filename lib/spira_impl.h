@@ -57,6 +57,13 @@ struct spira_context_s {
      * suite checks the graph's host half); 0 and -1 the per-iteration path. The
      * environment variable SPIRA_CG_GRAPH sets it when a context is made: "off" or n. */
     int cg_graph;
+    /* Nonzero (the default): a small plan's multiply is launched from a CUDA graph
+     * (spmv/replay.h); the environment variable SPIRA_SPMV_GRAPHS=0 turns it off when a
+     * context is made (benchmarks compare the two; tests set it). */
+    int spmv_graphs;
+    /* Nonzero between spira__cuda_capture_begin and _end (lib/cuda/graph.cu): the context's
+     * stream, which only the library sees, is being captured into a graph. */
+    int capturing;
 #define SPIRA__CG_GRAPH_MAX 64 /* the most iterations between host checks */
     long cg_graph_runs; /* CG runs that went through the graph (the tests count them) */
     long host_trials;   /* AUTO's timed host trials (solvers/solve.c; the tests count them) */

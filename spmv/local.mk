@@ -1,8 +1,8 @@
 # the machinery: the format table, options, device handles, the registry, plans, selection
 libspira_spmv_la_SOURCES += spmv/options.c spmv/device.c spmv/registry.c spmv/spmv.c spmv/multiply.c \
-	spmv/auto.c spmv/cost.c spmv/background.c
+	spmv/auto.c spmv/cost.c spmv/background.c spmv/replay.c
 noinst_HEADERS += spmv/format.h spmv/options.h spmv/device.h spmv/spmv.h spmv/auto.h \
-	spmv/cost.h spmv/background.h
+	spmv/cost.h spmv/background.h spmv/replay.h
 # on the GPU: auto's row counts, and the occupied diagonals they share with dia's build
 noinst_HEADERS += spmv/diagonals_gpu.cuh
 CUDA_SRCS += spmv/diagonals_gpu.cu spmv/auto_gpu.cu

@@ -16,6 +16,7 @@ void spira__plan_destroy(void *p)
 {
     spira__spmv_plan *plan = (spira__spmv_plan *)p;
     if (!plan) return;
+    spira__replay_clear(plan->ctx, &plan->replay); /* before the arrays its graphs read */
     if (plan->dev) spira__dev_destroy(plan->ctx, plan->fmt->gpu, plan->dev);
     if (plan->layout && plan->fmt->destroy) plan->fmt->destroy(plan->layout);
     spira__free(plan);
@@ -277,7 +278,9 @@ spira_status spira__spmv_apply(spira__spmv_plan *p, double alpha, const void *x,
                                void *y)
 {
     if (p->multiplies) ++*p->multiplies;
-    if (p->dev) return p->fmt->gpu->apply(p->ctx, p->dev, alpha, x, beta, y);
+    if (p->dev)
+        return spira__replay_apply(p->ctx, &p->replay, p->fmt->gpu->apply, p->dev, alpha, x,
+                                   beta, y);
     p->fmt->apply(p->layout, alpha, x, beta, y);
     return SPIRA_OK;
 }

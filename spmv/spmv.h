@@ -7,6 +7,7 @@
 #define SPIRA_SPMV_H
 
 #include "format.h"
+#include "replay.h"
 
 typedef struct spira__csr_dev spira__csr_dev; /* cuda/gateway.h */
 
@@ -41,6 +42,7 @@ typedef struct {
     int64_t *multiplies; /* the matrix's count, one more at every apply (NULL: none) */
     uint64_t serial;     /* unique in the process: a plan built where a freed one was is
                           * told from it (CG's graph holds the device arrays it captured) */
+    spira__replay replay; /* the multiply's graphs (replay.h), on the CUDA backend */
 } spira__spmv_plan;
 
 /* A plan of format f (kind: "SpMV" or "GF(2)", for messages) for A with options opts: on

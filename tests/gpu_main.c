@@ -561,6 +561,128 @@ START_TEST(gpu_spmv_time_graph)
 }
 END_TEST
 
+/* One spira_spmv of A into vy, with vy set to y_in first (NaN everywhere when y_in is NULL:
+ * beta 0 must overwrite it), read back into out. */
+static void replay_call(spira_matrix A, double alpha, spira_vector vx, double beta,
+                        spira_vector vy, const double *y_in, double *out, const char *what)
+{
+    if (y_in) ck_assert_int_eq(spira_vector_set_f64(vy, y_in), SPIRA_OK);
+    else ck_assert_int_eq(spira_vector_fill(vy, NAN), SPIRA_OK);
+    ck_assert_msg(spira_spmv(alpha, A, vx, beta, vy) == SPIRA_OK, "%s: %s", what,
+                  spira_last_error(gpu));
+    ck_assert_int_eq(spira_vector_get_f64(vy, out), SPIRA_OK);
+}
+
+static void same_bits(const double *got, const double *want, int32_t n, const char *what)
+{
+    for (int32_t i = 0; i < n; i++)
+        ck_assert_msg(!memcmp(&got[i], &want[i], sizeof got[i]), "%s: y[%d] = %.17g, %.17g "
+                      "launched directly", what, i, got[i], want[i]);
+}
+
+/* A's plan's graphs (spmv/replay.h) */
+static const spira__replay *replay_of(spira_matrix A)
+{
+    spira__spmv_plan *p;
+    ck_assert_int_eq(spira__spmv_plan_get(A, &p), SPIRA_OK);
+    return &p->replay;
+}
+
+/* spira_spmv launched from the plan's graphs (spmv/replay.h), for every format that takes a
+ * small R-MAT matrix: the same bits as the multiply launched directly (y poisoned or set
+ * before each call; beta 0 and not); one capture for a repeated call, graph launches
+ * after it; two calls kept side by side, a fifth kind of call replacing the oldest; calls
+ * that keep changing give up on graphs and stay right; a multiply inside a capture of the
+ * stream (spira_spmv_time_graph) records the kernels and leaves the graphs alone; the
+ * context's last message untouched throughout. */
+START_TEST(gpu_spmv_replay)
+{
+    spira_matrix A;
+    ck_assert_int_eq(spira_matrix_rmat(gpu, 10, 8, tu_seed(), SPIRA_R64, &A), SPIRA_OK);
+    const int32_t n = (int32_t)A->csr.nrows;
+    spira_vector vx1, vx2, vy1, vy2;
+    ck_assert_int_eq(spira_vector_create(gpu, n, SPIRA_R64, &vx1), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, n, SPIRA_R64, &vx2), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, n, SPIRA_R64, &vy1), SPIRA_OK);
+    ck_assert_int_eq(spira_vector_create(gpu, n, SPIRA_R64, &vy2), SPIRA_OK);
+    double *x = malloc((size_t)n * sizeof *x), *y2 = malloc((size_t)n * sizeof *y2),
+           *ref1 = malloc((size_t)n * sizeof *ref1), *ref2 = malloc((size_t)n * sizeof *ref2),
+           *got = malloc((size_t)n * sizeof *got);
+    ck_assert(x && y2 && ref1 && ref2 && got);
+    unsigned st = tu_seed();
+    for (int32_t i = 0; i < n; i++) x[i] = tu_uniform(&st, -1, 1), y2[i] = tu_uniform(&st, -1, 1);
+    ck_assert_int_eq(spira_vector_set_f64(vx1, x), SPIRA_OK);
+    for (int32_t i = 0; i < n; i++) x[i] = tu_uniform(&st, -1, 1);
+    ck_assert_int_eq(spira_vector_set_f64(vx2, x), SPIRA_OK);
+    char before[sizeof gpu->err];
+    snprintf(before, sizeof before, "%s", spira_last_error(gpu));
+    int tried = 0;
+    for (int f = 0; f < spira__format_total(); f++) {
+        const char *name = spira__format_at(f)->name;
+        ck_assert_int_eq(spira_matrix_set_format(A, name, NULL), SPIRA_OK);
+        if (spira_matrix_prepare(A) != SPIRA_OK) continue; /* refused for this matrix */
+        snprintf(before, sizeof before, "%s", spira_last_error(gpu));
+        tried++;
+        gpu->spmv_graphs = 0;
+        replay_call(A, 1.0, vx1, 0.0, vy1, NULL, ref1, name);
+        replay_call(A, -0.5, vx2, 2.0, vy2, y2, ref2, name);
+        ck_assert_int_eq(replay_of(A)->misses + replay_of(A)->hits, 0);
+        gpu->spmv_graphs = 1;
+        ck_assert_int_eq(spira_matrix_drop_plan(A), SPIRA_OK);
+        for (int k = 0; k < 3; k++) {
+            replay_call(A, 1.0, vx1, 0.0, vy1, NULL, got, name);
+            same_bits(got, ref1, n, name);
+        }
+        const spira__replay *r = replay_of(A);
+        ck_assert_msg(!r->off && r->misses == 1 && r->hits == 2, "%s: off %d, %lld misses, "
+                      "%lld hits", name, r->off, (long long)r->misses, (long long)r->hits);
+        for (int k = 0; k < 4; k++) { /* two calls side by side */
+            replay_call(A, -0.5, vx2, 2.0, vy2, y2, got, name);
+            same_bits(got, ref2, n, name);
+            replay_call(A, 1.0, vx1, 0.0, vy1, NULL, got, name);
+            same_bits(got, ref1, n, name);
+        }
+        ck_assert_msg(r->misses == 2 && r->hits == 9, "%s: %lld misses, %lld hits", name,
+                      (long long)r->misses, (long long)r->hits);
+        /* inside a capture of the stream: the kernels recorded, the graphs untouched */
+        double ms;
+        ck_assert_int_eq(spira_vector_fill(vy1, NAN), SPIRA_OK);
+        ck_assert_msg(spira_spmv_time_graph(1.0, A, vx1, 0.0, vy1, 3, 1, &ms) == SPIRA_OK,
+                      "%s: %s", name, spira_last_error(gpu));
+        ck_assert_int_eq(spira_vector_get_f64(vy1, got), SPIRA_OK);
+        same_bits(got, ref1, n, name);
+        ck_assert_msg(r->misses == 2 && r->hits == 9, "%s: %lld misses, %lld hits after the "
+                      "capture", name, (long long)r->misses, (long long)r->hits);
+        /* three more kinds of call: the fifth replaces the oldest, (1, x1, 0, y1) */
+        for (int k = 0; k < 3; k++) replay_call(A, 2.0 + k, vx1, 0.0, vy1, NULL, got, name);
+        replay_call(A, -0.5, vx2, 2.0, vy2, y2, got, name);
+        same_bits(got, ref2, n, name);
+        replay_call(A, 1.0, vx1, 0.0, vy1, NULL, got, name);
+        same_bits(got, ref1, n, name);
+        ck_assert_msg(r->misses == 6 && r->hits == 10, "%s: %lld misses, %lld hits after "
+                      "the fifth", name, (long long)r->misses, (long long)r->hits);
+        /* calls that keep changing: graphs given up, results still right */
+        for (int k = 0; k < 40; k++) {
+            const double alpha = 0.25 * (k + 1);
+            replay_call(A, alpha, vx1, 0.0, vy1, NULL, got, name);
+            for (int32_t i = 0; i < n; i++)
+                ck_assert_msg(fabs(got[i] - alpha * ref1[i]) <= 1e-13 * (1 + fabs(alpha * ref1[i])),
+                              "%s, alpha %g: y[%d] = %.17g, want %.17g", name, alpha, i,
+                              got[i], alpha * ref1[i]);
+        }
+        ck_assert_msg(r->off, "%s: graphs kept through changing calls (%lld misses, %lld hits)",
+                      name, (long long)r->misses, (long long)r->hits);
+        for (int k = 0; k < SPIRA__REPLAYS; k++) ck_assert_ptr_null(r->slot[k].exec);
+        ck_assert_str_eq(spira_last_error(gpu), before);
+    }
+    ck_assert_int_ge(tried, 8);
+    spira_vector_destroy(vx1), spira_vector_destroy(vx2);
+    spira_vector_destroy(vy1), spira_vector_destroy(vy2);
+    spira_matrix_destroy(A);
+    free(x), free(y2), free(ref1), free(ref2), free(got);
+}
+END_TEST
+
 /* "auto" on the CUDA backend: the cost model picks dia for a large stencil when enough
  * multiplies are expected to pay its conversion on the GPU back and csr-vector when one
  * is; a solve chooses for the multiplies it expects, a longer one for its first 32 and
@@ -1462,6 +1584,7 @@ int main(void)
     tcase_add_loop_test(tc, gpu_sell_long_rows_many_slices, 0, 6);
     tcase_add_loop_test(tc, gpu_sell_hubs, 0, 6);
     tcase_add_test(tc, gpu_spmv_time_graph);
+    tcase_add_test(tc, gpu_spmv_replay);
     tcase_add_loop_test(tc, gpu_merge_dense_row_bitwise, 0, 2);
     tcase_add_test(tc, gpu_cg_like_cpu);
     tcase_add_loop_test(tc, gpu_cusparse_algs, 0, 2);

@@ -183,6 +183,7 @@ static void env_cases(const char *var, const char *const *good, const int *want,
 
 static int cg_graph_of(spira_context ctx) { return ctx->cg_graph; }
 static int separate_arrays_of(spira_context ctx) { return ctx->separate_arrays; }
+static int spmv_graphs_of(spira_context ctx) { return ctx->spmv_graphs; }
 
 /* SPIRA_CG_GRAPH: "off" or a batch of 1 to 64 into ctx->cg_graph (CUDA CG's graph,
  * solvers/cg_graph.c); anything else is refused naming it. */
@@ -206,6 +207,17 @@ START_TEST(sanitize_from_environment)
 }
 END_TEST
 
+/* SPIRA_SPMV_GRAPHS: "0" launches every multiply directly (ctx->spmv_graphs 0), "1" or
+ * empty from a plan's graphs (spmv/replay.h); anything else is refused naming it. */
+START_TEST(spmv_graphs_from_environment)
+{
+    static const char *const good[] = {"", "0", "1"};
+    static const int want[] = {1, 0, 1};
+    static const char *const bad[] = {"2", "off", " 0"};
+    env_cases("SPIRA_SPMV_GRAPHS", good, want, 3, bad, 3, spmv_graphs_of);
+}
+END_TEST
+
 Suite *suite_context(void)
 {
     Suite *s = suite_create("context");
@@ -220,6 +232,7 @@ Suite *suite_context(void)
     tcase_add_test(tc, budget_from_environment);
     tcase_add_test(tc, cg_graph_from_environment);
     tcase_add_test(tc, sanitize_from_environment);
+    tcase_add_test(tc, spmv_graphs_from_environment);
     suite_add_tcase(s, tc);
     return s;
 }

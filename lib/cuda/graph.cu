@@ -11,6 +11,7 @@ extern "C" spira_status spira__cuda_capture_begin(spira_context ctx)
 {
     SPIRA__CUDA(ctx, cudaStreamBeginCapture((cudaStream_t)spira__cuda_stream(ctx),
                                             cudaStreamCaptureModeThreadLocal));
+    ctx->capturing = 1;
     return SPIRA_OK;
 }
 
@@ -22,6 +23,7 @@ extern "C" spira_status spira__cuda_capture_end(spira_context ctx, spira_status 
     *exec = NULL;
     cudaGraph_t graph = NULL;
     cudaError_t e = cudaStreamEndCapture((cudaStream_t)spira__cuda_stream(ctx), &graph);
+    ctx->capturing = 0;
     spira_status s = captured;
     if (s == SPIRA_OK)
         s = spira__cuda_status(ctx, e, "cudaStreamEndCapture", __FILE__, __LINE__);
