@@ -96,8 +96,10 @@ static double expected_multiplies(const spira_solver S)
 }
 
 /* The plan a solve starts with. Where auto chooses A's format and the solve expects more
- * than SPIRA__AUTO_STAGE multiplies (spmv/auto.h), it chooses for that many first and sets
- * the iteration at which spira__check (common.c) weighs the choice again; not in a
+ * than SPIRA__AUTO_STAGE multiplies (spmv/auto.h), it chooses for that many first (taking
+ * the format the whole expectation would choose where that costs the stage little more:
+ * spira__auto_rule's prefer) and sets the iteration at which spira__check (common.c) weighs
+ * the choice again; not in a
  * distributed solve (its plans are the caller's), nor in a deterministic context (the
  * choice made up front, whatever the convergence), nor with Neumann's preconditioner
  * (whose multiplies hold the plan they were built with). */
@@ -116,7 +118,7 @@ static spira_status choose_plan(spira_solver S, spira__spmv_plan **plan)
     char source[128];
     snprintf(source, sizeof source, "the first %d of the %.0f expected by this solve (weighed "
              "again at iteration %d)", SPIRA__AUTO_STAGE, expect, e->stage.at);
-    return spira__spmv_plan_said(e->A, SPIRA__AUTO_STAGE, source, plan);
+    return spira__spmv_plan_staged(e->A, SPIRA__AUTO_STAGE, expect, source, plan);
 }
 
 /* In a staged solve with ctx->background, the plan of the format its expected multiplies

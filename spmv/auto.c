@@ -111,8 +111,8 @@ static const char *const candidates[] = {"csr-vector", "cusparse", "ell",  "dia"
                                          "merge",      "sell",     NULL};
 
 const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_size,
-                             double horizon, unsigned built, unsigned cold, char *why,
-                             size_t len)
+                             double horizon, unsigned built, unsigned cold, const char *prefer,
+                             char *why, size_t len)
 {
     if (!cuda) {
         snprintf(why, len, "the CPU backend multiplies CSR directly (the other formats' CPU "
@@ -133,12 +133,20 @@ const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_s
         total[i] = cost[i].convert_ms + cost[i].upload_ms + horizon * cost[i].multiply_ms;
         if (total[i] < total[best]) best = i;
     }
+    const int cheapest = best;
+    for (int i = 0; prefer && candidates[i]; i++)
+        if (i != best && !strcmp(candidates[i], prefer) && total[i] < INFINITY &&
+            2 * (total[i] - total[best]) <= cost[i].convert_ms + cost[i].upload_ms)
+            best = i;
     const spira__cost *c = &cost[best];
     size_t at = (size_t)snprintf(why, len, "for %.0f multiplies, %s %s%.1f ms setup + %.0f x "
-                                 "%.4f ms = %.1f ms predicted", horizon, candidates[best],
+                                 "%.4f ms = %.1f ms predicted%s", horizon, candidates[best],
                                  built & (1u << best) ? "(built) " : "",
                                  c->convert_ms + c->upload_ms, horizon, c->multiply_ms,
-                                 total[best]);
+                                 total[best],
+                                 best != cheapest ? ", the longer horizon's choice, within "
+                                                    "half its setup of the cheapest"
+                                                  : "");
     for (int i = 0, first = 1; candidates[i]; i++) {
         if (i == best || at >= len) continue;
         if (total[i] < INFINITY)
@@ -276,8 +284,8 @@ static spira_status cached_stats(spira_matrix A, const spira__row_stats **out, d
  * made, or the option expected_multiplies (*fixed > 0), which makes the horizon; *ms what
  * gathering A's statistics took now, *name the format, why the reason. A plan already built
  * costs no setup. */
-static spira_status rule(spira_matrix A, double expect, long *fixed, double *horizon,
-                         double *ms, const char **name, char *why, size_t len)
+static spira_status rule(spira_matrix A, double expect, const char *prefer, long *fixed,
+                         double *horizon, double *ms, const char **name, char *why, size_t len)
 {
     spira_context ctx = A->ctx;
     SPIRA__TRY(spira__opt_long(ctx, A->autosel.opts, "expected_multiplies", 0, fixed));
@@ -298,7 +306,8 @@ static spira_status rule(spira_matrix A, double expect, long *fixed, double *hor
         cold |= (unsigned)(cusparse_cold && !strcmp(candidates[i], "cusparse")) << i;
     }
     const size_t vs = A->csr.dtype == SPIRA_R32 ? 4 : 8;
-    *name = spira__auto_rule(st, cuda, vs, *horizon, built, cold, why, len);
+    *name = spira__auto_rule(st, cuda, vs, *horizon, built, cold, *fixed > 0 ? NULL : prefer,
+                             why, len);
     return SPIRA_OK;
 }
 
@@ -309,7 +318,7 @@ const char *spira__auto_foresee(spira_matrix A, double expect)
     double horizon, ms;
     char why[sizeof A->format_reason];
     const char *name;
-    if (rule(A, expect, &fixed, &horizon, &ms, &name, why, sizeof why) != SPIRA_OK) {
+    if (rule(A, expect, NULL, &fixed, &horizon, &ms, &name, why, sizeof why) != SPIRA_OK) {
         A->ctx->err[0] = '\0'; /* a forecast, no one's error */
         return NULL;
     }
@@ -327,7 +336,8 @@ const char *spira__auto_foresee(spira_matrix A, double expect)
  * (spira__auto_settle): a lone multiply pays no conversion, and a long run of them moves to
  * the format a known count would have chosen once the conversion has paid for itself, at
  * worst about twice its cost in all. */
-static spira_status decide(spira_matrix A, double expect, const char *source)
+static spira_status decide(spira_matrix A, double expect, const char *source,
+                           const char *prefer)
 {
     char dflt[96];
     if (!source) { /* nobody said */
@@ -339,7 +349,7 @@ static spira_status decide(spira_matrix A, double expect, const char *source)
     double horizon, ms;
     char why[sizeof A->format_reason - 128];
     const char *name;
-    SPIRA__TRY(rule(A, expect, &fixed, &horizon, &ms, &name, why, sizeof why));
+    SPIRA__TRY(rule(A, expect, prefer, &fixed, &horizon, &ms, &name, why, sizeof why));
     if (strcmp(name, A->format) != 0 || A->format_opts[0]) { /* a new choice: counted anew */
         A->autosel.since = A->multiplies;
         A->autosel.solve_ms = 0;
@@ -365,16 +375,19 @@ spira_status spira__auto_settle(spira_matrix A)
     spira__matrix_format(A); /* a new matrix's: "auto", not chosen yet */
     if (!A->autosel.on) return SPIRA_OK;
     if (!strcmp(A->format, "auto"))
-        return decide(A, SPIRA__AUTO_MULTIPLIES, NULL);
+        return decide(A, SPIRA__AUTO_MULTIPLIES, NULL, NULL);
     /* spira_spmv's callers say nothing: once they have made the multiplies the choice was
      * made for, weigh it again for as many more */
     if (A->multiplies >= A->autosel.recheck)
-        return decide(A, 0, "0 expected (multiplies outside a solve)");
+        return decide(A, 0, "0 expected (multiplies outside a solve)", NULL);
     return SPIRA_OK;
 }
 
-spira_status spira__spmv_plan_said(spira_matrix A, double expect, const char *source,
-                                   spira__spmv_plan **plan)
+/* A's plan for expect multiplies (source says why; NULL: "N expected by this solve"),
+ * preferring, within the rule's margin, the format whole multiplies would choose (0: no
+ * preference). */
+static spira_status plan_for(spira_matrix A, double expect, double whole, const char *source,
+                             spira__spmv_plan **plan)
 {
     spira__matrix_format(A);
     if (A->autosel.on) {
@@ -383,10 +396,22 @@ spira_status spira__spmv_plan_said(spira_matrix A, double expect, const char *so
             snprintf(dflt, sizeof dflt, "%.0f expected by this solve", expect);
             source = dflt;
         }
-        SPIRA__TRY(decide(A, expect, source));
+        SPIRA__TRY(decide(A, expect, source, whole > 0 ? spira__auto_foresee(A, whole) : NULL));
     }
     SPIRA__TRY(spira__auto_settle(A));
     return spira__spmv_plan_lookup(A, plan);
+}
+
+spira_status spira__spmv_plan_said(spira_matrix A, double expect, const char *source,
+                                   spira__spmv_plan **plan)
+{
+    return plan_for(A, expect, 0, source, plan);
+}
+
+spira_status spira__spmv_plan_staged(spira_matrix A, double stage, double whole,
+                                     const char *source, spira__spmv_plan **plan)
+{
+    return plan_for(A, stage, whole, source, plan);
 }
 
 spira_status spira__spmv_plan_expect(spira_matrix A, double expect, spira__spmv_plan **plan)
@@ -459,7 +484,7 @@ static spira_status auto_select(spira_matrix A, const char *opts)
         A->autosel.on = 1;
         snprintf(A->autosel.opts, sizeof A->autosel.opts, "%s", opts ? opts : "");
         A->select_ms = 0;
-        s = decide(A, SPIRA__AUTO_MULTIPLIES, NULL);
+        s = decide(A, SPIRA__AUTO_MULTIPLIES, NULL, NULL);
         if (s != SPIRA_OK) A->autosel = saved;
     }
     if (s != SPIRA_OK) { /* the selection stays as it was */

@@ -90,10 +90,14 @@ spira_status spira__row_counts_gpu(spira_context ctx, const spira__csr_dev *dA, 
  * marks a candidate whose plan is built, which costs no setup, bit i of cold one whose
  * kernel this process has not run yet, which costs its loading) or the CPU one
  * (csr-scalar), with the reason and the predicted totals written into why. Candidates, bit
- * by bit: csr-vector, cusparse, ell, dia, merge. */
+ * by bit: csr-vector, cusparse, ell, dia, merge, sell. prefer (NULL: none) names the format
+ * a longer horizon would choose, for a staged solve's first stage: it is taken when the
+ * cheapest total beats it by at most half its setup (the choice of least regret between a
+ * solve that stops within the stage, where the cheapest wins, and one that goes on, where
+ * starting on another format pays for prefer's setup as well). */
 const char *spira__auto_rule(const spira__row_stats *s, int cuda, size_t value_size,
-                             double horizon, unsigned built, unsigned cold, char *why,
-                             size_t len);
+                             double horizon, unsigned built, unsigned cold, const char *prefer,
+                             char *why, size_t len);
 
 #ifdef __cplusplus
 }

@@ -119,6 +119,11 @@ spira_status spira__spmv_plan_expect(spira_matrix A, double expect, spira__spmv_
  * solve"). */
 spira_status spira__spmv_plan_said(spira_matrix A, double expect, const char *source,
                                    spira__spmv_plan **plan);
+/* A staged solve's first plan: as _said for its first stage's multiplies, preferring the
+ * format the whole solve's would choose where that costs the stage at most half its setup
+ * more (spira__auto_rule's prefer). */
+spira_status spira__spmv_plan_staged(spira_matrix A, double stage, double whole,
+                                     const char *source, spira__spmv_plan **plan);
 /* After a solve with A: its iterations took solve_ms; auto's reason gets the realized totals. */
 void spira__spmv_account(spira_matrix A, double solve_ms);
 /* A's format still "auto", or auto's choice due to be weighed again (spira_spmv's callers say

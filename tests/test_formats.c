@@ -763,11 +763,11 @@ START_TEST(auto_rules)
     for (int i = 0; i < n; i++) {
         spira__row_stats st = stats_of(t[i].A);
         const size_t vs = t[i].A->csr.dtype == SPIRA_R32 ? 4 : 8;
-        const char *got = spira__auto_rule(&st, 1, vs, t[i].horizon, 0, 0, why, sizeof why);
+        const char *got = spira__auto_rule(&st, 1, vs, t[i].horizon, 0, 0, NULL, why, sizeof why);
         ck_assert_msg(!strcmp(got, t[i].want), "%s: %s (%s), wanted %s", t[i].what, got, why,
                       t[i].want);
         ck_assert_ptr_nonnull(strstr(why, " ms predicted ("));
-        ck_assert_str_eq(spira__auto_rule(&st, 0, vs, t[i].horizon, 0, 0, why, sizeof why),
+        ck_assert_str_eq(spira__auto_rule(&st, 0, vs, t[i].horizon, 0, 0, NULL, why, sizeof why),
                          "csr-scalar");
         spira_matrix_destroy(t[i].A);
     }
@@ -788,14 +788,14 @@ START_TEST(auto_rule_by_numbers)
     spira__row_stats st = {.nrows = 3375000, .ncols = 3375000, .nnz = 23490000, .mean = 6.96,
                            .cv = 0.03, .max_row = 7, .ell_fill = 1.0057, .dia_fill = 1.0057};
     char why[400];
-    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 500, 0, 0, why, sizeof why), "dia");
+    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 500, 0, 0, NULL, why, sizeof why), "dia");
     ck_assert_ptr_nonnull(strstr(why, "for 500 multiplies, dia "));
     ck_assert_ptr_nonnull(strstr(why, "cusparse "));
-    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 50, 0, 0, why, sizeof why), "dia");
+    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 50, 0, 0, NULL, why, sizeof why), "dia");
     /* one multiply: a format that borrows the CSR, merge the faster of the two there */
-    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 1, 0, 0, why, sizeof why), "merge");
+    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 1, 0, 0, NULL, why, sizeof why), "merge");
     const unsigned dia_built = 1u << 3; /* candidates: csr-vector, cusparse, ell, dia, merge */
-    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 1, dia_built, 0, why, sizeof why), "dia");
+    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 1, dia_built, 0, NULL, why, sizeof why), "dia");
     ck_assert_ptr_nonnull(strstr(why, "dia (built) 0.0 ms setup"));
     spira__cost c;
     ck_assert_int_eq(spira__cost_predict(&st, "dia", 8, &c), 0);
@@ -813,56 +813,81 @@ START_TEST(auto_rule_by_numbers)
     ck_assert_int_eq(spira__cost_predict(&st, "dia", 8, &c), -1);
     /* without DIA: ELL, converted on the GPU (its host conversion took 300 ms), for one
      * solve; merge still for one multiply */
-    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 500, 0, 0, why, sizeof why), "ell");
+    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 500, 0, 0, NULL, why, sizeof why), "ell");
     ck_assert_ptr_nonnull(strstr(why, "dia out"));
-    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 1, 0, 0, why, sizeof why), "merge");
+    ck_assert_str_eq(spira__auto_rule(&st, 1, 8, 1, 0, 0, NULL, why, sizeof why), "merge");
     /* rows of 16 at random columns over 10^6 rows: the setups of the formats that borrow
      * the CSR are next to nothing; ELL's is a few of its multiplies on the GPU, paid back
      * within 100 */
     spira__row_stats u = {.nrows = 1000000, .ncols = 1000000, .nnz = 16000000, .mean = 16,
                           .cv = 0.01, .max_row = 17, .ell_fill = 1.0625, .dia_fill = INFINITY};
-    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 1, 0, 0, why, sizeof why), "merge");
-    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100, 0, 0, why, sizeof why), "ell");
+    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 1, 0, 0, NULL, why, sizeof why), "merge");
+    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100, 0, 0, NULL, why, sizeof why), "ell");
     ck_assert_int_eq(spira__cost_predict(&u, "ell", 8, &c), 0);
     ck_assert(c.on_device);
     ck_assert(c.convert_ms == 8 * c.multiply_ms); /* the table's, 8: measured on the H100 */
     ck_assert(c.upload_ms < 0.1);                 /* the CSR's is sunk; an allocation */
-    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100000, 0, 0, why, sizeof why), "ell");
+    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100000, 0, 0, NULL, why, sizeof why), "ell");
     u.ell_fill = 2; /* a long row: ELL's padding is memory, not speed; SELL sorts it away */
-    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100000, 0, 0, why, sizeof why), "sell");
+    ck_assert_str_eq(spira__auto_rule(&u, 1, 8, 100000, 0, 0, NULL, why, sizeof why), "sell");
     ck_assert_ptr_nonnull(strstr(why, "ell out"));
     /* the kNN Laplacian of the time-to-solution suite (4e5 points, 12.5 neighbours on
      * average, 24 at most): SELL over cuSPARSE for a solve's multiplies, not for one */
     spira__row_stats k = {.nrows = 400000, .ncols = 400000, .nnz = 4999658, .mean = 12.5,
                           .cv = 0.25, .max_row = 24, .ell_fill = 1.92, .dia_fill = INFINITY};
-    ck_assert_str_eq(spira__auto_rule(&k, 1, 8, 300, 0, 0, why, sizeof why), "sell");
-    ck_assert_str_ne(spira__auto_rule(&k, 1, 8, 1, 0, 0, why, sizeof why), "sell");
+    ck_assert_str_eq(spira__auto_rule(&k, 1, 8, 300, 0, 0, NULL, why, sizeof why), "sell");
+    ck_assert_str_ne(spira__auto_rule(&k, 1, 8, 1, 0, 0, NULL, why, sizeof why), "sell");
     ck_assert_ptr_nonnull(strstr(why, "sell "));
+    /* a staged solve's first stage prefers the whole solve's format (sell) where the
+     * cheapest beats it by at most half sell's setup: by the model's numbers, over the
+     * first 33 multiplies (the session-30 timeline: csr-vector's 33 then sell's build cost
+     * more than sell's build and 33), not over 1 */
+    ck_assert_str_eq(spira__auto_rule(&k, 1, 8, 33, 0, 0, "sell", why, sizeof why), "sell");
+    ck_assert_ptr_nonnull(strstr(why, "the longer horizon's choice"));
+    int kept = 0, left = 0;
+    for (double h = 1; h <= 64; h++) {
+        const char *cheapest = spira__auto_rule(&k, 1, 8, h, 0, 0, NULL, why, sizeof why);
+        if (!strcmp(cheapest, "sell")) continue;
+        spira__cost cc, cs;
+        ck_assert_int_eq(spira__cost_predict(&k, cheapest, 8, &cc), 0);
+        ck_assert_int_eq(spira__cost_predict(&k, "sell", 8, &cs), 0);
+        const double setup = cs.convert_ms + cs.upload_ms;
+        const double lead = setup + h * cs.multiply_ms - (cc.convert_ms + cc.upload_ms +
+                                                          h * cc.multiply_ms);
+        const char *got = spira__auto_rule(&k, 1, 8, h, 0, 0, "sell", why, sizeof why);
+        ck_assert_msg(!strcmp(got, 2 * lead <= setup ? "sell" : cheapest),
+                      "%g multiplies: %s over %s by %g ms, sell's setup %g ms: %s", h, cheapest,
+                      "sell", lead, setup, got);
+        kept += !strcmp(got, "sell"), left += !strcmp(got, cheapest);
+    }
+    ck_assert(kept > 0 && left > 0);
+    ck_assert_str_eq(spira__auto_rule(&k, 1, 8, 1, 0, 0, "no-such", why, sizeof why),
+                     spira__auto_rule(&k, 1, 8, 1, 0, 0, NULL, why, sizeof why));
     /* R-MAT 2^20 (Graph500, edge factor 16) under PageRank's 90 expected multiplies:
      * cuSPARSE's faster multiply pays for its setup, but not for loading its kernel too in
      * a process that has not run it (bit 1 of cold), where merge wins; merge also wins
      * over csr-vector, which waits on the hubs' rows */
     spira__row_stats g = {.nrows = 1048576, .ncols = 1048576, .nnz = 16085955, .mean = 15.3,
                           .cv = 7.5, .max_row = 23068, .ell_fill = 1503, .dia_fill = INFINITY};
-    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 0, why, sizeof why), "cusparse");
-    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 1u << 1, why, sizeof why), "merge");
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 0, NULL, why, sizeof why), "cusparse");
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 1u << 1, NULL, why, sizeof why), "merge");
     ck_assert_ptr_nonnull(strstr(why, "csr-vector "));
     /* a cold cuSPARSE's load is paid back over enough multiplies */
-    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 1000, 0, 1u << 1, why, sizeof why), "cusparse");
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 1000, 0, 1u << 1, NULL, why, sizeof why), "cusparse");
     /* the same graph as a pattern (values all 1): sell, which stores none (0.116 ms on the
      * H200 against cuSPARSE's 0.126), once its conversion is paid back; not for 90 */
     g.ones = 1;
     ck_assert_int_eq(spira__cost_predict(&g, "sell", 8, &c), 0);
     ck_assert(c.multiply_ms > 0.10 && c.multiply_ms < 0.13);
-    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 1000, 0, 0, why, sizeof why), "sell");
-    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 0, why, sizeof why), "cusparse");
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 1000, 0, 0, NULL, why, sizeof why), "sell");
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 0, NULL, why, sizeof why), "cusparse");
     /* with its hub columns gathered (sell.h): 0.084-0.092 ms on the H200, 1.45-1.50x
      * cuSPARSE's CSR; paid back from about 35 multiplies (90 now), not over 10 */
     g.hubs = 1;
     ck_assert_int_eq(spira__cost_predict(&g, "sell", 8, &c), 0);
     ck_assert(c.multiply_ms > 0.08 && c.multiply_ms < 0.095);
-    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 0, why, sizeof why), "sell");
-    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 10, 0, 0, why, sizeof why), "cusparse");
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 90, 0, 0, NULL, why, sizeof why), "sell");
+    ck_assert_str_eq(spira__auto_rule(&g, 1, 8, 10, 0, 0, NULL, why, sizeof why), "cusparse");
 }
 END_TEST
 
