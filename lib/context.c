@@ -44,49 +44,26 @@ static spira_status cg_graph_env(spira_context ctx)
                         "checks, 1 to %d", env, SPIRA__CG_GRAPH_MAX);
 }
 
-/* SPIRA_SANITIZE (ctx->separate_arrays): "1" gives every device array its own allocation
- * for compute-sanitizer; unset, empty or "0" carves them from blocks. */
-static spira_status sanitize_env(spira_context ctx)
+/* *out = the environment variable name, "0" or "1", or dflt when it is unset or empty;
+ * anything else is refused naming it. Read when a context is made:
+ *   SPIRA_SANITIZE (ctx->separate_arrays, default 0): 1 gives every device array its own
+ *     allocation for compute-sanitizer; 0 carves them from blocks.
+ *   SPIRA_BACKGROUND (ctx->background, default 0): 1 lets a staged solve build the plan its
+ *     expected multiplies choose beside its first iterations (spmv/background.h); off by
+ *     default: measured on the H200, the build beside CG ran 4-8 times longer than alone
+ *     and slowed the iterations by more than it saved (bench/results/2026-11-28-session24).
+ *   SPIRA_SPMV_GRAPHS (ctx->spmv_graphs, default 1): 0 launches every multiply directly; 1
+ *     launches a plan's repeated multiplies from CUDA graphs (spmv/replay.h). */
+static spira_status env_flag(spira_context ctx, const char *name, int dflt, int *out)
 {
-    const char *env = getenv("SPIRA_SANITIZE");
-    if (!env || !*env || !strcmp(env, "0")) return SPIRA_OK;
-    if (!strcmp(env, "1")) {
-        ctx->separate_arrays = 1;
+    const char *env = getenv(name);
+    *out = dflt;
+    if (!env || !*env) return SPIRA_OK;
+    if (!strcmp(env, "0") || !strcmp(env, "1")) {
+        *out = env[0] == '1';
         return SPIRA_OK;
     }
-    return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_SANITIZE=\"%.64s\": want 0 or 1", env);
-}
-
-/* SPIRA_BACKGROUND (ctx->background): "1" lets a staged solve build the plan its expected
- * multiplies choose beside its first iterations (spmv/background.h); unset, empty or "0",
- * not: measured on the H200, the build beside CG ran 4-8 times longer than alone and slowed
- * the iterations by more than it saved (bench/results/2026-11-28-session24). */
-static spira_status background_env(spira_context ctx)
-{
-    const char *env = getenv("SPIRA_BACKGROUND");
-    ctx->background = 0;
-    if (!env || !*env || !strcmp(env, "0")) return SPIRA_OK;
-    if (!strcmp(env, "1")) {
-        ctx->background = 1;
-        return SPIRA_OK;
-    }
-    return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_BACKGROUND=\"%.64s\": want 0 or 1",
-                        env);
-}
-
-/* SPIRA_SPMV_GRAPHS (ctx->spmv_graphs): "0" launches every multiply directly; unset, empty
- * or "1", a plan's repeated multiplies are launched from CUDA graphs (spmv/replay.h). */
-static spira_status spmv_graphs_env(spira_context ctx)
-{
-    const char *env = getenv("SPIRA_SPMV_GRAPHS");
-    ctx->spmv_graphs = 1;
-    if (!env || !*env || !strcmp(env, "1")) return SPIRA_OK;
-    if (!strcmp(env, "0")) {
-        ctx->spmv_graphs = 0;
-        return SPIRA_OK;
-    }
-    return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "SPIRA_SPMV_GRAPHS=\"%.64s\": want 0 or 1",
-                        env);
+    return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "%s=\"%.64s\": want 0 or 1", name, env);
 }
 
 spira_status spira_context_create(spira_context *out, const spira_context_opts *opts)
@@ -105,9 +82,9 @@ spira_status spira_context_create(spira_context *out, const spira_context_opts *
     describe_cpu(ctx);
     SPIRA__TRY(spira__budget_init(ctx, o.max_bytes));
     SPIRA__TRY(cg_graph_env(ctx));
-    SPIRA__TRY(sanitize_env(ctx));
-    SPIRA__TRY(background_env(ctx));
-    SPIRA__TRY(spmv_graphs_env(ctx));
+    SPIRA__TRY(env_flag(ctx, "SPIRA_SANITIZE", 0, &ctx->separate_arrays));
+    SPIRA__TRY(env_flag(ctx, "SPIRA_BACKGROUND", 0, &ctx->background));
+    SPIRA__TRY(env_flag(ctx, "SPIRA_SPMV_GRAPHS", 1, &ctx->spmv_graphs));
     if (o.backend != SPIRA_BACKEND_AUTO && o.backend != SPIRA_BACKEND_CPU &&
         o.backend != SPIRA_BACKEND_CUDA)
         return spira__error(ctx, SPIRA_ERR_INVALID_ARG, "unknown backend %d", (int)o.backend);

@@ -184,6 +184,7 @@ static void env_cases(const char *var, const char *const *good, const int *want,
 static int cg_graph_of(spira_context ctx) { return ctx->cg_graph; }
 static int separate_arrays_of(spira_context ctx) { return ctx->separate_arrays; }
 static int spmv_graphs_of(spira_context ctx) { return ctx->spmv_graphs; }
+static int background_of(spira_context ctx) { return ctx->background; }
 
 /* SPIRA_CG_GRAPH: "off" or a batch of 1 to 64 into ctx->cg_graph (CUDA CG's graph,
  * solvers/cg_graph.c); anything else is refused naming it. */
@@ -218,6 +219,17 @@ START_TEST(spmv_graphs_from_environment)
 }
 END_TEST
 
+/* SPIRA_BACKGROUND: "1" lets staged solves build plans beside them (ctx->background,
+ * spmv/background.h), "0" or empty not; anything else is refused naming it. */
+START_TEST(background_from_environment)
+{
+    static const char *const good[] = {"", "0", "1"};
+    static const int want[] = {0, 0, 1};
+    static const char *const bad[] = {"on", "01", "1 "};
+    env_cases("SPIRA_BACKGROUND", good, want, 3, bad, 3, background_of);
+}
+END_TEST
+
 Suite *suite_context(void)
 {
     Suite *s = suite_create("context");
@@ -233,6 +245,7 @@ Suite *suite_context(void)
     tcase_add_test(tc, cg_graph_from_environment);
     tcase_add_test(tc, sanitize_from_environment);
     tcase_add_test(tc, spmv_graphs_from_environment);
+    tcase_add_test(tc, background_from_environment);
     suite_add_tcase(s, tc);
     return s;
 }
