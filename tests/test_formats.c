@@ -1467,6 +1467,7 @@ START_TEST(sell_hubs_possible_bound)
                       (long long)nnz, (long long)nhubs);
     }
     ck_assert_msg(used >= 20, "%d of 200 trials with hubs", used);
+    spira_context_destroy(ctx);
 }
 END_TEST
 
