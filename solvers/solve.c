@@ -99,10 +99,9 @@ static double expected_multiplies(const spira_solver S)
  * than SPIRA__AUTO_STAGE multiplies (spmv/auto.h), it chooses for that many first (taking
  * the format the whole expectation would choose where that costs the stage little more:
  * spira__auto_rule's prefer) and sets the iteration at which spira__check (common.c) weighs
- * the choice again; not in a
- * distributed solve (its plans are the caller's), nor in a deterministic context (the
- * choice made up front, whatever the convergence), nor with Neumann's preconditioner
- * (whose multiplies hold the plan they were built with). */
+ * the choice again; not in a distributed solve (its plans are the caller's), nor in a
+ * deterministic context (the choice made up front, whatever the convergence), nor with
+ * Neumann's preconditioner (whose multiplies hold the plan they were built with). */
 static spira_status choose_plan(spira_solver S, spira__spmv_plan **plan)
 {
     spira__solve_env *e = &S->e;
